@@ -1,0 +1,355 @@
+/*
+ * sc_core.h - CStateCore: a table-driven SCXML statechart core in C11.
+ *
+ * A compiled chart is a set of constant tables (sc_chart). A machine (sc_machine) is a
+ * configuration bit array, history records and two event queues, all inside one block of
+ * memory sized when the machine is created: the caller may supply that block (static
+ * allocation in firmware) or let sc_machine_create() malloc it. Dispatching never allocates,
+ * locks or blocks; behaviour (guards, executable content, observers) reaches the host through
+ * the function pointers of sc_host.
+ *
+ * The semantics are those of the W3C SCXML Recommendation, Appendix D (the informative
+ * interpretation algorithm): run-to-completion macrosteps, document-order selection,
+ * conflict resolution, exit and entry sets via the transition domain, shallow and deep
+ * history, done.state events, eventless transitions and internal/external transitions.
+ *
+ * Minimal use from C:
+ *
+ *     static const sc_state states[] = { ... };          // see the table layout below
+ *     static const sc_chart chart = { ... };
+ *     sc_host host = { .context = &app, .action = run_action };
+ *     sc_machine *m = sc_machine_create(&chart, &host, NULL);
+ *     sc_machine_start(m);
+ *     sc_event ev = { .id = EV_COIN };
+ *     sc_machine_dispatch(m, ev);
+ *     sc_machine_destroy(m);
+ *
+ * Every exported symbol is prefixed sc_. All indices are uint32_t (sc_id), so charts with
+ * millions of states and transitions are representable; bit arrays are sized per chart.
+ */
+#ifndef SC_CORE_H
+#define SC_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------
+ * Ids and status codes
+ * ------------------------------------------------------------------------------------- */
+
+/** Index of a state, transition, event, guard or action. */
+typedef uint32_t sc_id;
+
+/** "No such thing": no parent, no action, no guard, targetless transition's domain. */
+#define SC_NONE ((sc_id)0xFFFFFFFFu)
+
+/** Descriptor id that matches every event (the SCXML descriptor "*"). */
+#define SC_EVENT_ANY ((sc_id)0xFFFFFFFEu)
+
+/** Event id for an event whose name (and no prefix of it) is known to the chart: matches "*" only. */
+#define SC_EVENT_UNKNOWN ((sc_id)0xFFFFFFFDu)
+
+/** Result of an sc_ call. Negative values are errors, non-negative values are outcomes. */
+typedef enum sc_status {
+    SC_OK = 0,               /**< the event enabled at least one transition (or the call succeeded) */
+    SC_UNHANDLED = 1,        /**< the external event enabled no transition */
+    SC_QUEUED = 2,           /**< called during a macrostep: the event went to the external queue */
+    SC_HALTED = 3,           /**< the machine has reached a top-level final state; event ignored */
+    SC_ERR_RUNAWAY = -1,     /**< a macrostep exceeded max_steps; stopped between two microsteps */
+    SC_ERR_QUEUE_FULL = -2,  /**< an event queue was full; the event was not queued */
+    SC_ERR_BAD_CHART = -3,   /**< the tables break an invariant (see sc_chart_check) */
+    SC_ERR_NO_MEMORY = -4,   /**< allocation failed, or the supplied block is too small */
+    SC_ERR_BAD_ARGUMENT = -5,/**< an id out of range, a NULL pointer */
+    SC_ERR_NOT_STARTED = -6, /**< sc_machine_start() has not run yet */
+    SC_ERR_BUSY = -7         /**< the call is not allowed from inside a callback */
+} sc_status;
+
+/** A short English description of a status code ("runaway eventless loop", ...). */
+const char *sc_status_text(sc_status status);
+
+/* ---------------------------------------------------------------------------------------
+ * Chart tables
+ *
+ * States are listed in document order, index 0 being the <scxml> root (kind SC_COMPOUND,
+ * parent SC_NONE). Because of document order, the descendants of state s are exactly the
+ * states s+1 .. last_descendant: "is d a descendant of s" is a range test, the children of s
+ * are found by hopping from s+1 over each child's subtree, and the exit set of a transition
+ * is "every active state in its domain's range". Two transitions' exit sets intersect exactly
+ * when one domain lies in the range of the other, so no per-transition bit arrays are needed
+ * and the tables stay linear in the chart's size.
+ *
+ * Transitions are listed grouped by source state, in document order within each state;
+ * state.first_transition/transition_count select a state's group. A state's <initial> (or
+ * 'initial' attribute, or first child by default) and a history state's default are also
+ * transitions, referenced by state.initial and not part of the state's group.
+ * ------------------------------------------------------------------------------------- */
+
+typedef enum sc_state_kind {
+    SC_ATOMIC = 0,
+    SC_COMPOUND = 1,
+    SC_PARALLEL = 2,
+    SC_FINAL = 3,
+    SC_HISTORY_SHALLOW = 4,
+    SC_HISTORY_DEEP = 5
+} sc_state_kind;
+
+/* sc_state.flags */
+#define SC_STATE_HAS_INVOKE   0x01u /**< host->invoke is called when the state is entered/exited */
+#define SC_STATE_HAS_HISTORY  0x02u /**< has a <history> child (checked on exit and entry) */
+#define SC_STATE_HAS_DONEDATA 0x04u /**< final state: host->done_data fills the done event's data */
+
+/* Bit 63 of the event masks stands for "has an eventless transition". */
+#define SC_MASK_EVENTLESS (UINT64_C(1) << 63)
+
+typedef struct sc_state {
+    sc_id parent;           /**< SC_NONE for the root only */
+    sc_id last_descendant;  /**< descendants are (index, last_descendant]; == index for leaves */
+    sc_id first_transition; /**< this state's transitions: [first_transition, +transition_count) */
+    uint32_t transition_count;
+    sc_id initial;          /**< compound: default-entry transition; history: default transition */
+    sc_id on_entry;         /**< action id run on entry, or SC_NONE */
+    sc_id on_exit;          /**< action id run on exit, or SC_NONE */
+    sc_id done_event;       /**< compound/parallel: id of "done.state.<id>", else SC_NONE */
+    uint64_t own_mask;      /**< filter: OR of sc_event_bit() of this state's descriptors */
+    uint64_t path_mask;     /**< own_mask OR'ed over this state and all its ancestors */
+    uint8_t kind;           /**< sc_state_kind */
+    uint8_t flags;          /**< SC_STATE_* */
+    uint16_t depth;         /**< 0 for the root */
+    uint32_t reserved;      /**< zero */
+} sc_state;
+
+/* sc_transition.flags */
+#define SC_TRANSITION_INTERNAL       0x01u /**< type="internal" */
+#define SC_TRANSITION_DYNAMIC_DOMAIN 0x02u /**< targets a history state: domain computed when taken */
+
+typedef struct sc_transition {
+    sc_id source;
+    sc_id domain;           /**< precomputed transition domain; SC_NONE when targetless */
+    uint32_t targets_offset;/**< targets are chart->targets[targets_offset .. +target_count) */
+    uint32_t target_count;  /**< 0: targetless */
+    uint32_t events_offset; /**< descriptors are chart->descriptors[events_offset .. +event_count) */
+    uint32_t event_count;   /**< 0: eventless */
+    sc_id guard;            /**< guard id passed to host->guard, or SC_NONE (always enabled) */
+    sc_id action;           /**< action id run when the transition is taken, or SC_NONE */
+    uint32_t flags;         /**< SC_TRANSITION_* */
+    uint32_t reserved;      /**< zero */
+} sc_transition;
+
+/**
+ * An interned event name. Events are matched by id, never by string: the descriptor "a.b"
+ * matches event "a.b.c" because "a.b" is on the prefix chain of "a.b.c" (prefix = the name
+ * without its last dot-separated token).
+ */
+typedef struct sc_event_info {
+    sc_id prefix;           /**< id of this name minus its last token, or SC_NONE */
+    uint32_t reserved;      /**< zero */
+    uint64_t mask;          /**< OR of sc_event_bit() over this id and its prefix chain */
+} sc_event_info;
+
+typedef struct sc_chart {
+    uint32_t state_count;
+    uint32_t transition_count;
+    uint32_t event_count;
+    uint32_t target_pool_count;
+    uint32_t descriptor_pool_count;
+    uint32_t flags;                     /**< zero */
+    const sc_state *states;
+    const sc_transition *transitions;
+    const sc_event_info *events;
+    const sc_id *targets;               /**< transition target pool */
+    const sc_id *descriptors;           /**< event descriptor pool: event ids or SC_EVENT_ANY */
+    const char *const *state_names;     /**< optional (may be NULL): ids for diagnostics */
+    const char *const *event_names;     /**< optional (may be NULL) */
+} sc_chart;
+
+/** The filter bit an event or descriptor id contributes to own_mask/path_mask/event masks. */
+static inline uint64_t sc_event_bit(sc_id id) {
+    return id == SC_EVENT_ANY ? ~SC_MASK_EVENTLESS : (UINT64_C(1) << (id % 63u));
+}
+
+/** What sc_chart_check found wrong: the offending table and index. */
+typedef struct sc_chart_error {
+    const char *message;    /**< static string: what invariant is broken */
+    const char *table;      /**< "states", "transitions", "events", "targets", "descriptors" */
+    uint32_t index;
+} sc_chart_error;
+
+/**
+ * Verifies every invariant the machine relies on, so hand-built or corrupted tables give an
+ * error instead of undefined behaviour. O(states + transitions + pools).
+ * Returns SC_OK or SC_ERR_BAD_CHART with *error filled (error may be NULL).
+ */
+sc_status sc_chart_check(const sc_chart *chart, sc_chart_error *error);
+
+/**
+ * Computes the filter masks of mutable tables being built by hand: events[e].mask from the
+ * prefix chains, and states[s].own_mask/path_mask from the transitions' descriptors.
+ * `states` and `events` alias chart->states and chart->events (either may be NULL to skip).
+ */
+void sc_chart_fill_masks(const sc_chart *chart, sc_state *states, sc_event_info *events);
+
+/* ---------------------------------------------------------------------------------------
+ * Events
+ * ------------------------------------------------------------------------------------- */
+
+/** An event instance: an interned id plus an opaque word the host uses for payloads. */
+typedef struct sc_event {
+    sc_id id;               /**< sc_event_info index, or SC_EVENT_UNKNOWN */
+    uint32_t flags;         /**< host-defined (e.g. internal/external/platform origin) */
+    uintptr_t data;         /**< host-defined payload handle, carried untouched */
+} sc_event;
+
+/* ---------------------------------------------------------------------------------------
+ * Host callbacks
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct sc_machine sc_machine;
+
+/**
+ * Behaviour supplied by the host. Only `guard` (when the chart has guards) and `action` (when it
+ * has actions) are required; every other pointer may be NULL. `event` is the event that
+ * triggered the current microstep, or NULL for eventless microsteps and the initial entry.
+ * Callbacks may call sc_machine_raise(), sc_machine_post(), sc_machine_dispatch() (which then
+ * queues) and the read-only accessors; they must not call start/restore/destroy.
+ */
+typedef struct sc_host {
+    void *context;
+    /** Returns true when the guard `guard` holds. */
+    bool (*guard)(void *context, sc_machine *machine, sc_id guard, const sc_event *event);
+    /** Runs executable content `action` (entry, exit, transition, initial or history content). */
+    void (*action)(void *context, sc_machine *machine, sc_id action, const sc_event *event);
+    /** Observer: `state` was added to the configuration (before its on_entry action). */
+    void (*entered)(void *context, sc_machine *machine, sc_id state);
+    /** Observer: `state` was removed from the configuration (after its on_exit action). */
+    void (*exited)(void *context, sc_machine *machine, sc_id state);
+    /** Observer: transition `transition` is being taken (just before its action). */
+    void (*taken)(void *context, sc_machine *machine, sc_id transition, const sc_event *event);
+    /** Start (`start` true) or cancel the invocations of a state flagged SC_STATE_HAS_INVOKE. */
+    void (*invoke)(void *context, sc_machine *machine, sc_id state, bool start);
+    /** Fill `done->data` for a final state flagged SC_STATE_HAS_DONEDATA. */
+    void (*done_data)(void *context, sc_machine *machine, sc_id final_state, sc_event *done);
+    /** The core has finished with an event from one of its queues (payload may be released). */
+    void (*release)(void *context, sc_machine *machine, const sc_event *event);
+} sc_host;
+
+/* ---------------------------------------------------------------------------------------
+ * Machines
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct sc_options {
+    uint32_t internal_queue_capacity;   /**< 0: 64 */
+    uint32_t external_queue_capacity;   /**< 0: 64 */
+    uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
+} sc_options;
+
+/**
+ * Bytes of memory a machine for `chart` needs with `options` (NULL: defaults), or 0 when the
+ * chart fails sc_chart_check. The block must be aligned for uint64_t.
+ */
+size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
+
+/**
+ * Builds a machine inside the caller's block `memory` of `size` bytes (static allocation).
+ * `chart` and `host` must outlive the machine; the host struct is copied. The machine is
+ * not started. Returns SC_OK, SC_ERR_BAD_CHART or SC_ERR_NO_MEMORY (block too small).
+ */
+sc_status sc_machine_init(sc_machine **machine, void *memory, size_t size, const sc_chart *chart,
+                          const sc_host *host, const sc_options *options);
+
+/** malloc()s and initialises a machine; NULL when the chart is invalid or memory runs out. */
+sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const sc_options *options);
+
+/** Frees a machine made by sc_machine_create(). Releases queued events. No actions run. */
+void sc_machine_destroy(sc_machine *machine);
+
+/**
+ * Enters the initial configuration (the root's initial transition) and completes that
+ * macrostep: eventless transitions and raised events run until the machine is stable.
+ */
+sc_status sc_machine_start(sc_machine *machine);
+
+/**
+ * Processes one external event: selects and takes its transitions, then runs eventless
+ * transitions and internal events until stable, then starts pending invocations.
+ * Called from inside a callback, the event is appended to the external queue instead
+ * (SC_QUEUED) and processed by the outermost sc_machine_dispatch()/sc_machine_run().
+ * Returns SC_OK, SC_UNHANDLED, SC_QUEUED, SC_HALTED or an error.
+ */
+sc_status sc_machine_dispatch(sc_machine *machine, sc_event event);
+
+/** Appends `event` to the internal queue (SCXML <raise>). SC_ERR_QUEUE_FULL when full. */
+sc_status sc_machine_raise(sc_machine *machine, sc_event event);
+
+/** Appends `event` to the external queue (SCXML <send> to self). SC_ERR_QUEUE_FULL when full. */
+sc_status sc_machine_post(sc_machine *machine, sc_event event);
+
+/**
+ * Processes queued external events, one macrostep each, until the queue is empty or the
+ * machine halts. Returns the first error met, else SC_OK (or SC_HALTED once halted).
+ */
+sc_status sc_machine_run(sc_machine *machine);
+
+/**
+ * Exits every active state in reverse document order (on_exit actions, invocations cancelled)
+ * as SCXML's exitInterpreter does, and halts the machine. The configuration keeps the states
+ * the machine halted in, so it can still be read. A halted machine ignores further events.
+ */
+sc_status sc_machine_stop(sc_machine *machine);
+
+/* Read-only accessors; O(1) unless stated. */
+bool sc_machine_is_active(const sc_machine *machine, sc_id state);
+bool sc_machine_is_started(const sc_machine *machine);
+bool sc_machine_is_halted(const sc_machine *machine);
+bool sc_machine_is_busy(const sc_machine *machine);
+const sc_chart *sc_machine_chart(const sc_machine *machine);
+void *sc_machine_context(const sc_machine *machine);
+/** Number of 64-bit words in the configuration bit array. */
+uint32_t sc_machine_configuration_words(const sc_machine *machine);
+/** The configuration: bit s of word s/64 is set while state s is active. */
+const uint64_t *sc_machine_configuration(const sc_machine *machine);
+/**
+ * Writes up to `capacity` active states (atomic only when `atomic_only`) in document order
+ * into `out`; returns how many there are in total. O(states / 64 + active states).
+ */
+uint32_t sc_machine_active_states(const sc_machine *machine, bool atomic_only, sc_id *out,
+                                  uint32_t capacity);
+/** Events dropped because the internal queue was full when the core raised a done event. */
+uint32_t sc_machine_dropped_events(const sc_machine *machine);
+
+/* ---------------------------------------------------------------------------------------
+ * Snapshots: read and restore the dynamic state without running any action.
+ * ------------------------------------------------------------------------------------- */
+
+/**
+ * Writes the recorded value of history state `history` (document order) into `out`;
+ * returns the number of states recorded, 0 when none is, or UINT32_MAX if `history` is
+ * not a history state.
+ */
+uint32_t sc_machine_history(const sc_machine *machine, sc_id history, sc_id *out, uint32_t capacity);
+
+/** Number of events in the internal queue; sc_machine_internal_event(m, i) reads entry i. */
+uint32_t sc_machine_internal_count(const sc_machine *machine);
+sc_event sc_machine_internal_event(const sc_machine *machine, uint32_t index);
+
+/**
+ * Replaces the dynamic state of a machine that is not inside a callback: the configuration
+ * (`states`, any order; ancestors are not added implicitly) and the machine counts as started.
+ * History records and queues are cleared; set them with sc_machine_restore_history() and
+ * sc_machine_raise(). Fails with SC_ERR_BAD_ARGUMENT (machine unchanged) when an id is out of
+ * range, a history state is listed, or the set is not a legal configuration.
+ */
+sc_status sc_machine_restore(sc_machine *machine, const sc_id *states, uint32_t count, bool halted);
+
+/** Sets the recorded value of history state `history`. SC_ERR_BAD_ARGUMENT if not valid. */
+sc_status sc_machine_restore_history(sc_machine *machine, sc_id history, const sc_id *states,
+                                     uint32_t count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SC_CORE_H */

@@ -1,0 +1,201 @@
+/*
+ * sc_chart.c - validation of chart tables, the event-filter masks, and status texts.
+ *
+ * sc_chart_check() is the guard between untrusted tables (hand-written, generated, loaded)
+ * and the algorithm: once it passes, every index the algorithm follows is in range, the tree
+ * is properly nested in document order, and every transition's domain covers its source and
+ * targets, so no input can make the machine read out of bounds or loop.
+ */
+#include "sc_internal.h"
+
+const char *sc_status_text(sc_status status) {
+    switch (status) {
+    case SC_OK: return "ok";
+    case SC_UNHANDLED: return "event enabled no transition";
+    case SC_QUEUED: return "event queued: called during a macrostep";
+    case SC_HALTED: return "machine has halted in a top-level final state";
+    case SC_ERR_RUNAWAY: return "macrostep exceeded its step bound (runaway eventless or internal-event loop)";
+    case SC_ERR_QUEUE_FULL: return "event queue is full";
+    case SC_ERR_BAD_CHART: return "chart tables are inconsistent";
+    case SC_ERR_NO_MEMORY: return "out of memory, or the supplied block is too small";
+    case SC_ERR_BAD_ARGUMENT: return "invalid argument";
+    case SC_ERR_NOT_STARTED: return "machine has not been started";
+    case SC_ERR_BUSY: return "not allowed from inside a machine callback";
+    }
+    return "unknown status";
+}
+
+static sc_status fail(sc_chart_error *error, const char *message, const char *table, uint32_t index) {
+    if (error) {
+        error->message = message;
+        error->table = table;
+        error->index = index;
+    }
+    return SC_ERR_BAD_CHART;
+}
+
+/* The mask bits a state's own transitions need (eventless ones included). */
+static uint64_t required_own_mask(const sc_chart *c, sc_id s) {
+    const sc_state *st = &c->states[s];
+    uint64_t mask = 0;
+    for (uint32_t k = 0; k < st->transition_count; k++) {
+        const sc_transition *t = &c->transitions[st->first_transition + k];
+        if (t->event_count == 0) mask |= SC_MASK_EVENTLESS;
+        for (uint32_t j = 0; j < t->event_count; j++) mask |= sc_event_bit(c->descriptors[t->events_offset + j]);
+    }
+    return mask;
+}
+
+void sc_chart_fill_masks(const sc_chart *chart, sc_state *states, sc_event_info *events) {
+    if (events) {
+        for (sc_id e = 0; e < chart->event_count; e++) {
+            uint64_t mask = sc_event_bit(e);
+            if (events[e].prefix < e) mask |= events[events[e].prefix].mask;
+            events[e].mask = mask;
+        }
+    }
+    if (states) {
+        for (sc_id s = 0; s < chart->state_count; s++) {
+            states[s].own_mask = required_own_mask(chart, s);
+            states[s].path_mask = states[s].own_mask;
+            if (states[s].parent < s) states[s].path_mask |= states[states[s].parent].path_mask;
+        }
+    }
+}
+
+static bool targets_ok(const sc_chart *c, const sc_transition *t) {
+    if ((uint64_t)t->targets_offset + t->target_count > c->target_pool_count) return false;
+    for (uint32_t j = 0; j < t->target_count; j++) {
+        sc_id s = c->targets[t->targets_offset + j];
+        if (s == 0 || s >= c->state_count) return false;
+    }
+    return true;
+}
+
+static sc_status check_transition(const sc_chart *c, sc_id i, sc_chart_error *error) {
+    const char *T = "transitions";
+    const sc_transition *t = &c->transitions[i];
+    if (t->source >= c->state_count) return fail(error, "source out of range", T, i);
+    if (!targets_ok(c, t)) return fail(error, "target pool range or target id out of range", T, i);
+    if ((uint64_t)t->events_offset + t->event_count > c->descriptor_pool_count)
+        return fail(error, "descriptor pool range out of range", T, i);
+    for (uint32_t j = 0; j < t->event_count; j++) {
+        sc_id d = c->descriptors[t->events_offset + j];
+        if (d != SC_EVENT_ANY && d >= c->event_count) return fail(error, "descriptor is not an event id", T, i);
+    }
+    bool targets_history = false;
+    for (uint32_t j = 0; j < t->target_count; j++)
+        if (sc_is_history(c->states[c->targets[t->targets_offset + j]].kind)) targets_history = true;
+    if (targets_history != !!(t->flags & SC_TRANSITION_DYNAMIC_DOMAIN))
+        return fail(error, "SC_TRANSITION_DYNAMIC_DOMAIN must be set exactly when a target is a history state", T, i);
+    if (t->target_count == 0) {
+        if (t->domain != SC_NONE) return fail(error, "targetless transition must have domain SC_NONE", T, i);
+        return SC_OK;
+    }
+    sc_id d = t->domain;
+    if (d >= c->state_count || (d != 0 && c->states[d].kind != SC_COMPOUND))
+        return fail(error, "domain must be a compound state or the root", T, i);
+    if (t->source != d && !sc_is_descendant(c, t->source, d))
+        return fail(error, "domain does not contain the source", T, i);
+    for (uint32_t j = 0; j < t->target_count; j++)
+        if (!sc_is_descendant(c, c->targets[t->targets_offset + j], d))
+            return fail(error, "domain does not contain every target", T, i);
+    return SC_OK;
+}
+
+static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error) {
+    const char *S = "states";
+    const sc_state *st = &c->states[s];
+    if (st->kind > SC_HISTORY_DEEP) return fail(error, "unknown kind", S, s);
+    if (st->last_descendant < s || st->last_descendant >= c->state_count)
+        return fail(error, "last_descendant out of range", S, s);
+    if (s == 0) {
+        if (st->parent != SC_NONE || st->kind != SC_COMPOUND || st->depth != 0)
+            return fail(error, "state 0 must be the root: compound, no parent, depth 0", S, s);
+        if (st->last_descendant != c->state_count - 1) return fail(error, "root must contain every state", S, s);
+    } else {
+        const sc_state *parent = st->parent < s ? &c->states[st->parent] : NULL;
+        if (!parent) return fail(error, "parent must precede its child in document order", S, s);
+        if (st->last_descendant > parent->last_descendant) return fail(error, "subtree overruns its parent's", S, s);
+        if (st->depth != parent->depth + 1) return fail(error, "depth must be the parent's depth + 1", S, s);
+        if (parent->kind != SC_COMPOUND && parent->kind != SC_PARALLEL)
+            return fail(error, "parent must be compound or parallel", S, s);
+        if (st->last_descendant < parent->last_descendant && c->states[st->last_descendant + 1].parent != st->parent)
+            return fail(error, "state after this subtree must be a sibling", S, s);
+    }
+    if (st->last_descendant > s && c->states[s + 1].parent != s)
+        return fail(error, "first state after a parent must be its child", S, s);
+    bool leaf = st->last_descendant == s;
+    bool container = st->kind == SC_COMPOUND || st->kind == SC_PARALLEL;
+    if (leaf == container) return fail(error, "compound and parallel states need children; others have none", S, s);
+    if ((uint64_t)st->first_transition + st->transition_count > c->transition_count)
+        return fail(error, "transition range out of range", S, s);
+    for (uint32_t k = 0; k < st->transition_count; k++)
+        if (c->transitions[st->first_transition + k].source != s)
+            return fail(error, "transition in this state's range has another source", S, s);
+    if ((required_own_mask(c, s) & ~st->own_mask) != 0)
+        return fail(error, "own_mask lacks bits of its descriptors (use sc_chart_fill_masks)", S, s);
+    if (s && (st->own_mask & ~st->path_mask || c->states[st->parent].path_mask & ~st->path_mask))
+        return fail(error, "path_mask must include own_mask and the parent's path_mask", S, s);
+    if (st->done_event != SC_NONE && st->done_event >= c->event_count)
+        return fail(error, "done_event out of range", S, s);
+    if (container) {
+        bool has_state_child = false;
+        SC_FOR_EACH_CHILD(c, s, child)
+            if (!sc_is_history(c->states[child].kind)) has_state_child = true;
+        if (!has_state_child) return fail(error, "compound and parallel states need a non-history child", S, s);
+    }
+    if (st->kind == SC_COMPOUND || sc_is_history(st->kind)) {
+        if (st->initial >= c->transition_count) return fail(error, "initial/default transition out of range", S, s);
+        const sc_transition *t = &c->transitions[st->initial];
+        if (t->target_count == 0) return fail(error, "initial/default transition needs a target", S, s);
+        sc_id scope = sc_is_history(st->kind) ? st->parent : s;
+        for (uint32_t j = 0; j < t->target_count; j++) {
+            sc_id target = c->targets[t->targets_offset + j];
+            if (!sc_is_descendant(c, target, scope))
+                return fail(error, "initial/default target must be a descendant", S, s);
+            if (sc_is_history(st->kind) && sc_is_history(c->states[target].kind))
+                return fail(error, "history default transition must not target a history state", S, s);
+        }
+    }
+    if (sc_is_history(st->kind) && st->parent == 0) return fail(error, "history cannot be a child of the root", S, s);
+    if (st->kind == SC_FINAL && c->states[st->parent].kind != SC_COMPOUND)
+        return fail(error, "final state must be a child of a compound state or the root", S, s);
+    bool has_history = false;
+    if (container) {
+        SC_FOR_EACH_CHILD(c, s, child)
+            if (sc_is_history(c->states[child].kind)) has_history = true;
+    }
+    if (has_history != !!(st->flags & SC_STATE_HAS_HISTORY))
+        return fail(error, "SC_STATE_HAS_HISTORY must be set exactly when a child is a history state", S, s);
+    return SC_OK;
+}
+
+sc_status sc_chart_check(const sc_chart *c, sc_chart_error *error) {
+    if (!c || !c->states || c->state_count < 2)
+        return fail(error, "a chart needs the root and at least one state", "states", 0);
+    if (c->transition_count && !c->transitions) return fail(error, "transitions missing", "transitions", 0);
+    if (c->event_count && !c->events) return fail(error, "events missing", "events", 0);
+    if (c->target_pool_count && !c->targets) return fail(error, "target pool missing", "targets", 0);
+    if (c->descriptor_pool_count && !c->descriptors) return fail(error, "descriptor pool missing", "descriptors", 0);
+    if (c->state_count >= SC_EVENT_UNKNOWN || c->transition_count >= SC_EVENT_UNKNOWN ||
+        c->event_count >= SC_EVENT_UNKNOWN)
+        return fail(error, "too many entries", "states", 0);
+    for (sc_id e = 0; e < c->event_count; e++) {
+        const sc_event_info *ev = &c->events[e];
+        if (ev->prefix != SC_NONE && ev->prefix >= e)
+            return fail(error, "an event's prefix must be interned before it", "events", e);
+        uint64_t need = sc_event_bit(e) | (ev->prefix != SC_NONE ? c->events[ev->prefix].mask : 0);
+        if (need & ~ev->mask) return fail(error, "mask lacks bits of its prefix chain (use sc_chart_fill_masks)", "events", e);
+    }
+    /* Transitions first: check_state reads their targets. */
+    for (sc_id i = 0; i < c->transition_count; i++) {
+        sc_status st = check_transition(c, i, error);
+        if (st != SC_OK) return st;
+    }
+    for (sc_id s = 0; s < c->state_count; s++) {
+        sc_status st = check_state(c, s, error);
+        if (st != SC_OK) return st;
+    }
+    return SC_OK;
+}

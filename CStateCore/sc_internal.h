@@ -1,0 +1,189 @@
+/*
+ * sc_internal.h - the machine's memory layout and the bit-array helpers shared by
+ * sc_machine.c (life cycle, queues, accessors) and sc_step.c (the SCXML algorithm).
+ * Nothing here is part of the public API.
+ */
+#ifndef SC_INTERNAL_H
+#define SC_INTERNAL_H
+
+#include "sc_core.h"
+
+#include <assert.h>
+#include <string.h>
+
+/*
+ * A machine is one block:
+ *
+ *   +------------------+  struct sc_machine (header, below)
+ *   | configuration    |  W words: bit s set while state s is active
+ *   | entry_set        |  W words: scratch, states to enter in the current microstep
+ *   | default_entry    |  W words: scratch, compound states entered by default (run <initial>)
+ *   | history_default  |  W words: scratch, history states that used their default transition
+ *   | invoke_pending   |  W words: entered, not exited, invocations not started yet
+ *   | history_recorded |  W words: bit h set when history state h holds a record
+ *   | history_records  |  one record per history state: a bit per descendant of its parent
+ *   | history_index    |  H x 2 x uint32: (history state, word offset of its record), sorted
+ *   | enabled          |  A x 2 x uint32: (transition, domain) selected in this microstep
+ *   | internal queue   |  ring of sc_event
+ *   | external queue   |  ring of sc_event
+ *   +------------------+
+ *
+ * W = ceil(states / 64), H = number of history states, A = number of atomic states (at most one
+ * transition is selected per active atomic state).
+ */
+
+typedef struct sc_queue {
+    sc_event *slots;
+    uint32_t capacity;
+    uint32_t head;      /* index of the oldest event */
+    uint32_t count;
+} sc_queue;
+
+typedef struct sc_enabled {
+    sc_id transition;
+    sc_id domain;       /* the transition's domain for this microstep (SC_NONE: targetless) */
+} sc_enabled;
+
+struct sc_machine {
+    const sc_chart *chart;
+    sc_host host;
+    uint32_t words;             /* W */
+    uint32_t history_count;     /* H */
+    uint32_t enabled_capacity;  /* A */
+    uint32_t enabled_count;
+    uint32_t max_steps;
+    uint32_t dropped;
+    bool started;
+    bool halted;
+    bool busy;                  /* inside start/dispatch/run/stop: callbacks are running */
+    bool owns_memory;
+    uint64_t *configuration;
+    uint64_t *entry_set;
+    uint64_t *default_entry;
+    uint64_t *history_default;
+    uint64_t *invoke_pending;
+    uint64_t *history_recorded;
+    uint64_t *history_records;
+    uint32_t *history_index;
+    sc_enabled *enabled;
+    sc_queue internal;
+    sc_queue external;
+};
+
+/* ---- bit arrays ---------------------------------------------------------------------- */
+
+static inline bool sc_bit_test(const uint64_t *bits, sc_id i) {
+    return (bits[i >> 6] >> (i & 63u)) & 1u;
+}
+
+static inline void sc_bit_set(uint64_t *bits, sc_id i) {
+    bits[i >> 6] |= UINT64_C(1) << (i & 63u);
+}
+
+static inline void sc_bit_clear(uint64_t *bits, sc_id i) {
+    bits[i >> 6] &= ~(UINT64_C(1) << (i & 63u));
+}
+
+/* Index of the lowest set bit, x != 0. */
+static inline uint32_t sc_ctz64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_ctzll(x);
+#else
+    uint32_t n = 0;
+    while (!(x & 1u)) { x >>= 1; n++; }
+    return n;
+#endif
+}
+
+/* Index of the highest set bit, x != 0. */
+static inline uint32_t sc_msb64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return 63u - (uint32_t)__builtin_clzll(x);
+#else
+    uint32_t n = 0;
+    while (x >>= 1) n++;
+    return n;
+#endif
+}
+
+/* First set bit in [from, end), or end when there is none. Reads the words fresh, so bits
+ * set ahead of `from` while iterating are seen (the entry-set scan relies on that). */
+static inline sc_id sc_bit_next(const uint64_t *bits, sc_id from, sc_id end) {
+    if (from >= end) return end;
+    uint32_t w = from >> 6;
+    uint64_t word = bits[w] & (~UINT64_C(0) << (from & 63u));
+    for (;;) {
+        if (word) {
+            sc_id i = (w << 6) + sc_ctz64(word);
+            return i < end ? i : end;
+        }
+        if (((++w) << 6) >= end) return end;
+        word = bits[w];
+    }
+}
+
+/* Last set bit in [begin, below), or SC_NONE. Used for exit order (reverse document order). */
+static inline sc_id sc_bit_prev(const uint64_t *bits, sc_id begin, sc_id below) {
+    if (below <= begin) return SC_NONE;
+    sc_id last = below - 1;
+    uint32_t w = last >> 6;
+    uint64_t word = bits[w] & (~UINT64_C(0) >> (63u - (last & 63u)));
+    for (;;) {
+        if (word) {
+            sc_id i = (w << 6) + sc_msb64(word);
+            return i >= begin ? i : SC_NONE;
+        }
+        if (w == 0 || ((w - 1) << 6) + 63u < begin) return SC_NONE;
+        word = bits[--w];
+    }
+}
+
+/* Clears bits [begin, end). */
+static inline void sc_bits_clear_range(uint64_t *bits, sc_id begin, sc_id end) {
+    if (begin >= end) return;
+    uint32_t first = begin >> 6, last = (end - 1) >> 6;
+    uint64_t lo = ~UINT64_C(0) << (begin & 63u);
+    uint64_t hi = ~UINT64_C(0) >> (63u - ((end - 1) & 63u));
+    if (first == last) {
+        bits[first] &= ~(lo & hi);
+        return;
+    }
+    bits[first] &= ~lo;
+    for (uint32_t w = first + 1; w < last; w++) bits[w] = 0;
+    bits[last] &= ~hi;
+}
+
+/* ---- chart helpers --------------------------------------------------------------------- */
+
+/* True when d is a proper descendant of s (document-order range test). */
+static inline bool sc_is_descendant(const sc_chart *chart, sc_id d, sc_id s) {
+    return d > s && d <= chart->states[s].last_descendant;
+}
+
+static inline bool sc_is_history(uint8_t kind) {
+    return kind == SC_HISTORY_SHALLOW || kind == SC_HISTORY_DEEP;
+}
+
+/* Atomic in SCXML's sense: no child states (final states included). */
+static inline bool sc_is_atomic(uint8_t kind) {
+    return kind == SC_ATOMIC || kind == SC_FINAL;
+}
+
+/* Children: the first is s+1, the next sibling of c is last_descendant(c)+1. */
+#define SC_FOR_EACH_CHILD(chart, s, c) \
+    for (sc_id c = (s) + 1; c <= (chart)->states[s].last_descendant; \
+         c = (chart)->states[c].last_descendant + 1)
+
+/* Record of history state h: word offset into history_records, or UINT32_MAX. */
+uint32_t sc_history_offset(const sc_machine *m, sc_id h);
+
+/* Queue primitives (sc_machine.c). */
+bool sc_queue_push(sc_queue *q, sc_event e);
+bool sc_queue_pop(sc_queue *q, sc_event *e);
+
+/* The algorithm (sc_step.c). */
+sc_status sc_step_enter_initial(sc_machine *m);
+sc_status sc_step_external(sc_machine *m, const sc_event *event);
+void sc_step_exit_interpreter(sc_machine *m);
+
+#endif /* SC_INTERNAL_H */

@@ -1,0 +1,349 @@
+/*
+ * sc_machine.c - machine life cycle (size, init, start, stop), the two event queues, the
+ * public entry points that guard the algorithm in sc_step.c, accessors and snapshots.
+ */
+#include "sc_internal.h"
+
+#include <stdlib.h>
+
+#define SC_DEFAULT_QUEUE_CAPACITY 64u
+#define SC_DEFAULT_MAX_STEPS 100000u
+
+/* ---- layout ------------------------------------------------------------------------------- */
+
+typedef struct sc_layout {
+    uint32_t words, history_count, history_words, atomic_count, internal_cap, external_cap, max_steps;
+    size_t size;
+} sc_layout;
+
+static size_t round_up8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+
+static bool compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l) {
+    if (sc_chart_check(c, NULL) != SC_OK) return false;
+    memset(l, 0, sizeof *l);
+    l->words = (c->state_count + 63u) >> 6;
+    for (sc_id s = 0; s < c->state_count; s++) {
+        const sc_state *st = &c->states[s];
+        if (sc_is_atomic(st->kind)) l->atomic_count++;
+        if (sc_is_history(st->kind)) {
+            sc_id p = st->parent;
+            l->history_count++;
+            l->history_words += (c->states[p].last_descendant - p + 63u) >> 6;
+        }
+    }
+    l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
+    l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
+    l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
+    size_t size = round_up8(sizeof(sc_machine));
+    size += (size_t)l->words * 6u * sizeof(uint64_t);
+    size += (size_t)l->history_words * sizeof(uint64_t);
+    size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
+    size += round_up8((size_t)l->atomic_count * sizeof(sc_enabled));
+    size += round_up8((size_t)l->internal_cap * sizeof(sc_event));
+    size += round_up8((size_t)l->external_cap * sizeof(sc_event));
+    l->size = size;
+    return true;
+}
+
+size_t sc_machine_size(const sc_chart *chart, const sc_options *options) {
+    sc_layout l;
+    if (!chart || !compute_layout(chart, options, &l)) return 0;
+    return l.size;
+}
+
+sc_status sc_machine_init(sc_machine **out, void *memory, size_t size, const sc_chart *chart,
+                          const sc_host *host, const sc_options *options) {
+    if (!out || !memory || !chart || !host) return SC_ERR_BAD_ARGUMENT;
+    *out = NULL;
+    sc_layout l;
+    if (!compute_layout(chart, options, &l)) return SC_ERR_BAD_CHART;
+    if (size < l.size || ((uintptr_t)memory & 7u)) return SC_ERR_NO_MEMORY;
+    memset(memory, 0, l.size);
+
+    uint8_t *p = memory;
+    sc_machine *m = (sc_machine *)(void *)p;
+    p += round_up8(sizeof(sc_machine));
+    m->chart = chart;
+    m->host = *host;
+    m->words = l.words;
+    m->history_count = l.history_count;
+    m->enabled_capacity = l.atomic_count;
+    m->max_steps = l.max_steps;
+    uint64_t **bitsets[] = { &m->configuration, &m->entry_set, &m->default_entry,
+                             &m->history_default, &m->invoke_pending, &m->history_recorded };
+    for (size_t i = 0; i < sizeof bitsets / sizeof bitsets[0]; i++) {
+        *bitsets[i] = (uint64_t *)(void *)p;
+        p += (size_t)l.words * sizeof(uint64_t);
+    }
+    m->history_records = (uint64_t *)(void *)p;
+    p += (size_t)l.history_words * sizeof(uint64_t);
+    m->history_index = (uint32_t *)(void *)p;
+    p += round_up8((size_t)l.history_count * 2u * sizeof(uint32_t));
+    m->enabled = (sc_enabled *)(void *)p;
+    p += round_up8((size_t)l.atomic_count * sizeof(sc_enabled));
+    m->internal.slots = (sc_event *)(void *)p;
+    m->internal.capacity = l.internal_cap;
+    p += round_up8((size_t)l.internal_cap * sizeof(sc_event));
+    m->external.slots = (sc_event *)(void *)p;
+    m->external.capacity = l.external_cap;
+
+    /* history_index: (history state, record offset) in document order, for binary search. */
+    uint32_t k = 0, offset = 0;
+    for (sc_id s = 0; s < chart->state_count; s++) {
+        if (!sc_is_history(chart->states[s].kind)) continue;
+        sc_id parent = chart->states[s].parent;
+        m->history_index[2 * k] = s;
+        m->history_index[2 * k + 1] = offset;
+        offset += (chart->states[parent].last_descendant - parent + 63u) >> 6;
+        k++;
+    }
+    *out = m;
+    return SC_OK;
+}
+
+sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const sc_options *options) {
+    size_t size = chart ? sc_machine_size(chart, options) : 0;
+    if (!size || !host) return NULL;
+    void *memory = malloc(size);
+    if (!memory) return NULL;
+    sc_machine *m = NULL;
+    if (sc_machine_init(&m, memory, size, chart, host, options) != SC_OK) {
+        free(memory);
+        return NULL;
+    }
+    m->owns_memory = true;
+    return m;
+}
+
+static void release_queue(sc_machine *m, sc_queue *q) {
+    sc_event e;
+    while (sc_queue_pop(q, &e))
+        if (m->host.release) m->host.release(m->host.context, m, &e);
+}
+
+void sc_machine_destroy(sc_machine *m) {
+    if (!m) return;
+    release_queue(m, &m->internal);
+    release_queue(m, &m->external);
+    if (m->owns_memory) free(m);
+}
+
+uint32_t sc_history_offset(const sc_machine *m, sc_id h) {
+    uint32_t lo = 0, hi = m->history_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        sc_id s = m->history_index[2 * mid];
+        if (s == h) return m->history_index[2 * mid + 1];
+        if (s < h) lo = mid + 1; else hi = mid;
+    }
+    return UINT32_MAX;
+}
+
+/* ---- queues: fixed rings inside the machine's block ----------------------------------- */
+
+bool sc_queue_push(sc_queue *q, sc_event e) {
+    if (q->count == q->capacity) return false;
+    uint32_t tail = q->head + q->count;
+    if (tail >= q->capacity) tail -= q->capacity;
+    q->slots[tail] = e;
+    q->count++;
+    return true;
+}
+
+bool sc_queue_pop(sc_queue *q, sc_event *e) {
+    if (q->count == 0) return false;
+    *e = q->slots[q->head];
+    if (++q->head == q->capacity) q->head = 0;
+    q->count--;
+    return true;
+}
+
+/* ---- entry points ------------------------------------------------------------------------- */
+
+sc_status sc_machine_start(sc_machine *m) {
+    if (!m) return SC_ERR_BAD_ARGUMENT;
+    if (m->busy) return SC_ERR_BUSY;
+    if (m->started) return SC_ERR_BAD_ARGUMENT;
+    m->started = true;
+    m->busy = true;
+    sc_status status = sc_step_enter_initial(m);
+    m->busy = false;
+    return status;
+}
+
+sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
+    if (!m) return SC_ERR_BAD_ARGUMENT;
+    if (m->busy) return sc_machine_post(m, event);
+    if (!m->started) return SC_ERR_NOT_STARTED;
+    if (m->halted) {
+        if (m->host.release) m->host.release(m->host.context, m, &event);
+        return SC_HALTED;
+    }
+    m->busy = true;
+    sc_status status = sc_step_external(m, &event);
+    m->busy = false;
+    return status;
+}
+
+sc_status sc_machine_raise(sc_machine *m, sc_event event) {
+    if (!m) return SC_ERR_BAD_ARGUMENT;
+    return sc_queue_push(&m->internal, event) ? SC_OK : SC_ERR_QUEUE_FULL;
+}
+
+sc_status sc_machine_post(sc_machine *m, sc_event event) {
+    if (!m) return SC_ERR_BAD_ARGUMENT;
+    if (!sc_queue_push(&m->external, event)) return SC_ERR_QUEUE_FULL;
+    return m->busy ? SC_QUEUED : SC_OK;
+}
+
+sc_status sc_machine_run(sc_machine *m) {
+    if (!m) return SC_ERR_BAD_ARGUMENT;
+    if (m->busy) return SC_ERR_BUSY;
+    if (!m->started) return SC_ERR_NOT_STARTED;
+    sc_event event;
+    while (!m->halted && sc_queue_pop(&m->external, &event)) {
+        m->busy = true;
+        sc_status status = sc_step_external(m, &event);
+        m->busy = false;
+        if (status < 0) return status;
+    }
+    if (m->halted) {
+        release_queue(m, &m->external);
+        return SC_HALTED;
+    }
+    return SC_OK;
+}
+
+sc_status sc_machine_stop(sc_machine *m) {
+    if (!m) return SC_ERR_BAD_ARGUMENT;
+    if (m->busy) return SC_ERR_BUSY;
+    if (!m->started) return SC_ERR_NOT_STARTED;
+    if (m->halted) return SC_HALTED;
+    m->busy = true;
+    sc_step_exit_interpreter(m);
+    m->busy = false;
+    release_queue(m, &m->internal);
+    release_queue(m, &m->external);
+    return SC_OK;
+}
+
+/* ---- accessors -------------------------------------------------------------------------- */
+
+bool sc_machine_is_active(const sc_machine *m, sc_id state) {
+    return m && state < m->chart->state_count && sc_bit_test(m->configuration, state);
+}
+bool sc_machine_is_started(const sc_machine *m) { return m && m->started; }
+bool sc_machine_is_halted(const sc_machine *m) { return m && m->halted; }
+bool sc_machine_is_busy(const sc_machine *m) { return m && m->busy; }
+const sc_chart *sc_machine_chart(const sc_machine *m) { return m ? m->chart : NULL; }
+void *sc_machine_context(const sc_machine *m) { return m ? m->host.context : NULL; }
+uint32_t sc_machine_configuration_words(const sc_machine *m) { return m ? m->words : 0; }
+const uint64_t *sc_machine_configuration(const sc_machine *m) { return m ? m->configuration : NULL; }
+uint32_t sc_machine_dropped_events(const sc_machine *m) { return m ? m->dropped : 0; }
+
+uint32_t sc_machine_active_states(const sc_machine *m, bool atomic_only, sc_id *out, uint32_t capacity) {
+    if (!m) return 0;
+    const sc_chart *c = m->chart;
+    uint32_t n = 0;
+    for (sc_id s = sc_bit_next(m->configuration, 0, c->state_count); s < c->state_count;
+         s = sc_bit_next(m->configuration, s + 1, c->state_count)) {
+        if (atomic_only && !sc_is_atomic(c->states[s].kind)) continue;
+        if (out && n < capacity) out[n] = s;
+        n++;
+    }
+    return n;
+}
+
+/* ---- snapshots ---------------------------------------------------------------------------- */
+
+uint32_t sc_machine_history(const sc_machine *m, sc_id h, sc_id *out, uint32_t capacity) {
+    if (!m || h >= m->chart->state_count || !sc_is_history(m->chart->states[h].kind)) return UINT32_MAX;
+    if (!sc_bit_test(m->history_recorded, h)) return 0;
+    const sc_chart *c = m->chart;
+    sc_id p = c->states[h].parent, span = c->states[p].last_descendant - p;
+    const uint64_t *rec = m->history_records + sc_history_offset(m, h);
+    uint32_t n = 0;
+    for (sc_id b = sc_bit_next(rec, 0, span); b < span; b = sc_bit_next(rec, b + 1, span)) {
+        if (out && n < capacity) out[n] = p + 1 + b;
+        n++;
+    }
+    return n;
+}
+
+uint32_t sc_machine_internal_count(const sc_machine *m) { return m ? m->internal.count : 0; }
+
+sc_event sc_machine_internal_event(const sc_machine *m, uint32_t index) {
+    sc_event none = { SC_NONE, 0, 0 };
+    if (!m || index >= m->internal.count) return none;
+    uint32_t slot = m->internal.head + index;
+    if (slot >= m->internal.capacity) slot -= m->internal.capacity;
+    return m->internal.slots[slot];
+}
+
+/* A legal configuration: every state's parent is active (or the root); the root and every
+ * active compound state have exactly one active child; every active parallel state has all of
+ * its children active. */
+static bool is_legal_configuration(const sc_chart *c, const uint64_t *config) {
+    for (sc_id s = 0; s < c->state_count; s++) {
+        const sc_state *st = &c->states[s];
+        bool active = s == 0 || sc_bit_test(config, s);
+        if (s == 0 && sc_bit_test(config, 0)) return false;
+        if (!active) continue;
+        if (sc_is_history(st->kind)) return false;
+        if (s != 0 && st->parent != 0 && !sc_bit_test(config, st->parent)) return false;
+        uint32_t children = 0, on = 0;
+        SC_FOR_EACH_CHILD(c, s, child) {
+            if (sc_is_history(c->states[child].kind)) continue;
+            children++;
+            if (sc_bit_test(config, child)) on++;
+        }
+        if (st->kind == SC_COMPOUND && on != 1) return false;
+        if (st->kind == SC_PARALLEL && on != children) return false;
+    }
+    return true;
+}
+
+sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count, bool halted) {
+    if (!m || (count && !states)) return SC_ERR_BAD_ARGUMENT;
+    if (m->busy) return SC_ERR_BUSY;
+    const sc_chart *c = m->chart;
+    /* Build the candidate in entry_set (scratch, always clear between microsteps). */
+    for (uint32_t i = 0; i < count; i++) {
+        if (states[i] >= c->state_count) {
+            sc_bits_clear_range(m->entry_set, 0, c->state_count);
+            return SC_ERR_BAD_ARGUMENT;
+        }
+        sc_bit_set(m->entry_set, states[i]);
+    }
+    bool legal = is_legal_configuration(c, m->entry_set);
+    if (legal) memcpy(m->configuration, m->entry_set, (size_t)m->words * sizeof(uint64_t));
+    sc_bits_clear_range(m->entry_set, 0, c->state_count);
+    if (!legal) return SC_ERR_BAD_ARGUMENT;
+    release_queue(m, &m->internal);
+    release_queue(m, &m->external);
+    memset(m->history_recorded, 0, (size_t)m->words * sizeof(uint64_t));
+    memset(m->invoke_pending, 0, (size_t)m->words * sizeof(uint64_t));
+    m->started = true;
+    m->halted = halted;
+    return SC_OK;
+}
+
+sc_status sc_machine_restore_history(sc_machine *m, sc_id h, const sc_id *states, uint32_t count) {
+    if (!m || (count && !states)) return SC_ERR_BAD_ARGUMENT;
+    if (m->busy) return SC_ERR_BUSY;
+    const sc_chart *c = m->chart;
+    if (h >= c->state_count || !sc_is_history(c->states[h].kind)) return SC_ERR_BAD_ARGUMENT;
+    sc_id p = c->states[h].parent, span = c->states[p].last_descendant - p;
+    bool deep = c->states[h].kind == SC_HISTORY_DEEP;
+    for (uint32_t i = 0; i < count; i++) {
+        sc_id s = states[i];
+        if (!sc_is_descendant(c, s, p) || sc_is_history(c->states[s].kind)) return SC_ERR_BAD_ARGUMENT;
+        if (deep ? !sc_is_atomic(c->states[s].kind) : c->states[s].parent != p) return SC_ERR_BAD_ARGUMENT;
+    }
+    uint64_t *rec = m->history_records + sc_history_offset(m, h);
+    memset(rec, 0, ((span + 63u) >> 6) * sizeof(uint64_t));
+    for (uint32_t i = 0; i < count; i++) sc_bit_set(rec, states[i] - p - 1);
+    if (count) sc_bit_set(m->history_recorded, h);
+    else sc_bit_clear(m->history_recorded, h);
+    return SC_OK;
+}

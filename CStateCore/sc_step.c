@@ -1,0 +1,449 @@
+/*
+ * sc_step.c - the SCXML interpretation algorithm (W3C SCXML REC, Appendix D) over the
+ * constant tables of sc_core.h. Each function names the step of the algorithm it implements.
+ *
+ * Invariants the code relies on (all checked by sc_chart_check):
+ *  - states are in document order; descendants of s are (s, last_descendant(s)];
+ *  - the root (0) is never in the configuration: it is the <scxml> element;
+ *  - a transition's domain is SC_NONE exactly when it has no targets, else a compound state
+ *    (or the root) whose range holds the source (or is the source) and every target;
+ *  - history default transitions target non-history descendants of the history's parent.
+ *
+ * Nothing here allocates: all scratch space was carved out of the machine's block.
+ */
+#include "sc_internal.h"
+
+/* An unknown event only ever matches "*", whose descriptor bit covers every event bit. */
+#define SC_UNKNOWN_EVENT_MASK (UINT64_C(1) << 62)
+
+static void release_event(sc_machine *m, const sc_event *event) {
+    if (event && m->host.release) m->host.release(m->host.context, m, event);
+}
+
+static void raise_core_event(sc_machine *m, sc_event event) {
+    if (!sc_queue_push(&m->internal, event)) {
+        m->dropped++;
+        release_event(m, &event);
+    }
+}
+
+/* ---- nameMatch ---------------------------------------------------------------------------
+ * Descriptor d matches event e when d is "*" or d is e or a prefix of e in dot-token terms.
+ * The chart interns every prefix, so the test is a walk up a short chain of ids. */
+static bool name_match(const sc_chart *c, const sc_transition *t, sc_id event) {
+    const sc_id *d = c->descriptors + t->events_offset;
+    for (uint32_t k = 0; k < t->event_count; k++) {
+        if (d[k] == SC_EVENT_ANY) return true;
+        for (sc_id e = event; e < c->event_count; e = c->events[e].prefix)
+            if (e == d[k]) return true;
+    }
+    return false;
+}
+
+static bool condition_match(sc_machine *m, const sc_transition *t, const sc_event *event) {
+    if (t->guard == SC_NONE) return true;
+    if (!m->host.guard) return false;
+    return m->host.guard(m->host.context, m, t->guard, event);
+}
+
+/* ---- getTransitionDomain for transitions that target history states --------------------
+ * getEffectiveTargetStates dereferences history: the recorded states, else the default
+ * transition's targets. The domain is then the source (internal transition whose effective
+ * targets all lie inside a compound source) or findLCCA(source + effective targets). */
+typedef struct domain_fold {
+    const sc_chart *chart;
+    sc_id source;
+    sc_id lcca;             /* current candidate: a compound ancestor containing all so far */
+    bool all_inside_source;
+} domain_fold;
+
+static sc_id next_compound_ancestor(const sc_chart *c, sc_id s) {
+    sc_id a = c->states[s].parent;
+    while (a != SC_NONE && a != 0 && c->states[a].kind != SC_COMPOUND) a = c->states[a].parent;
+    return a == SC_NONE ? 0 : a;
+}
+
+static void domain_fold_add(domain_fold *f, sc_id target) {
+    if (!sc_is_descendant(f->chart, target, f->source)) f->all_inside_source = false;
+    while (f->lcca != 0 && !sc_is_descendant(f->chart, target, f->lcca))
+        f->lcca = next_compound_ancestor(f->chart, f->lcca);
+}
+
+static sc_id dynamic_domain(const sc_machine *m, const sc_transition *t) {
+    const sc_chart *c = m->chart;
+    domain_fold f = { c, t->source, next_compound_ancestor(c, t->source), true };
+    for (uint32_t k = 0; k < t->target_count; k++) {
+        sc_id s = c->targets[t->targets_offset + k];
+        const sc_state *st = &c->states[s];
+        if (!sc_is_history(st->kind)) {
+            domain_fold_add(&f, s);
+        } else if (sc_bit_test(m->history_recorded, s)) {
+            const uint64_t *rec = m->history_records + sc_history_offset(m, s);
+            sc_id p = st->parent, span = c->states[p].last_descendant - p;
+            for (sc_id b = sc_bit_next(rec, 0, span); b < span; b = sc_bit_next(rec, b + 1, span))
+                domain_fold_add(&f, p + 1 + b);
+        } else {
+            const sc_transition *d = &c->transitions[st->initial];
+            for (uint32_t j = 0; j < d->target_count; j++)
+                domain_fold_add(&f, c->targets[d->targets_offset + j]);
+        }
+    }
+    if ((t->flags & SC_TRANSITION_INTERNAL) && c->states[t->source].kind == SC_COMPOUND &&
+        f.all_inside_source)
+        return t->source;
+    return f.lcca;
+}
+
+/* ---- removeConflictingTransitions ------------------------------------------------------
+ * Exit sets are "active states inside the domain's range"; two of them intersect exactly when
+ * one domain range contains the other (an active domain always has an active descendant).
+ * Targetless transitions have empty exit sets and never conflict. */
+static bool exit_sets_intersect(const sc_chart *c, sc_id d1, sc_id d2) {
+    if (d1 == SC_NONE || d2 == SC_NONE) return false;
+    return d1 == d2 || sc_is_descendant(c, d1, d2) || sc_is_descendant(c, d2, d1);
+}
+
+static void remove_conflicting_transitions(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    sc_enabled *f = m->enabled;
+    uint32_t kept = 0;                      /* f[0 .. kept) is filteredTransitions */
+    for (uint32_t i = 0; i < m->enabled_count; i++) {
+        sc_enabled t1 = f[i];
+        sc_id src1 = c->transitions[t1.transition].source;
+        bool preempted = false;
+        for (uint32_t j = 0; j < kept && !preempted; j++) {
+            sc_id src2 = c->transitions[f[j].transition].source;
+            if (exit_sets_intersect(c, t1.domain, f[j].domain) && !sc_is_descendant(c, src1, src2))
+                preempted = true;           /* t2 was selected earlier in document order */
+        }
+        if (preempted) continue;
+        uint32_t w = 0;                     /* t1 preempts every conflicting t2 (its ancestor) */
+        for (uint32_t j = 0; j < kept; j++)
+            if (!exit_sets_intersect(c, t1.domain, f[j].domain)) f[w++] = f[j];
+        f[w++] = t1;
+        kept = w;
+    }
+    m->enabled_count = kept;
+}
+
+/* ---- selectTransitions / selectEventlessTransitions --------------------------------------
+ * For each active atomic state in document order, the first enabled transition of the state
+ * or its nearest ancestor. `event` NULL selects eventless transitions. The 64-bit masks skip
+ * states (and whole ancestor paths) that have no transition for this event. */
+static void select_transitions(sc_machine *m, const sc_event *event) {
+    const sc_chart *c = m->chart;
+    const sc_id n = c->state_count;
+    uint64_t mask;
+    if (!event) mask = SC_MASK_EVENTLESS;
+    else if (event->id < c->event_count) mask = c->events[event->id].mask;
+    else mask = SC_UNKNOWN_EVENT_MASK;
+
+    m->enabled_count = 0;
+    for (sc_id a = sc_bit_next(m->configuration, 0, n); a < n;
+         a = sc_bit_next(m->configuration, a + 1, n)) {
+        const sc_state *atomic = &c->states[a];
+        if (!sc_is_atomic(atomic->kind) || !(atomic->path_mask & mask)) continue;
+        for (sc_id s = a; s != SC_NONE; s = c->states[s].parent) {
+            const sc_state *st = &c->states[s];
+            if (!(st->own_mask & mask)) continue;
+            const sc_transition *t = c->transitions + st->first_transition;
+            const sc_transition *end = t + st->transition_count;
+            for (; t < end; t++) {
+                bool matches = event ? (t->event_count && name_match(c, t, event->id))
+                                     : t->event_count == 0;
+                if (!matches || !condition_match(m, t, event)) continue;
+                sc_id index = (sc_id)(t - c->transitions);
+                bool seen = false;          /* enabledTransitions is an ordered set */
+                for (uint32_t k = 0; k < m->enabled_count; k++)
+                    if (m->enabled[k].transition == index) seen = true;
+                if (!seen) {
+                    sc_id domain = (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) ? dynamic_domain(m, t)
+                                                                            : t->domain;
+                    m->enabled[m->enabled_count].transition = index;
+                    m->enabled[m->enabled_count].domain = domain;
+                    m->enabled_count++;
+                }
+                goto next_atomic_state;
+            }
+        }
+    next_atomic_state:;
+    }
+    if (m->enabled_count > 1) remove_conflicting_transitions(m);
+}
+
+/* Bounds [lo, hi) of the union of the enabled transitions' domain ranges. */
+static bool domain_span(const sc_machine *m, sc_id *lo, sc_id *hi) {
+    const sc_chart *c = m->chart;
+    sc_id l = SC_NONE, h = 0;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        sc_id d = m->enabled[k].domain;
+        if (d == SC_NONE) continue;
+        if (d + 1 < l) l = d + 1;
+        if (c->states[d].last_descendant + 1 > h) h = c->states[d].last_descendant + 1;
+    }
+    *lo = l;
+    *hi = h;
+    return l < h;
+}
+
+static bool in_exit_set(const sc_machine *m, sc_id s) {
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        sc_id d = m->enabled[k].domain;
+        if (d != SC_NONE && sc_is_descendant(m->chart, s, d)) return true;
+    }
+    return false;
+}
+
+/* ---- exitStates ------------------------------------------------------------------------
+ * computeExitSet: active states inside the domains. First every history of an exited state
+ * records (deep: active atomic descendants; shallow: active children), then states exit in
+ * reverse document order: onexit, cancel invocations, leave the configuration. */
+static void record_history(sc_machine *m, sc_id h) {
+    const sc_chart *c = m->chart;
+    sc_id p = c->states[h].parent;
+    sc_id span = c->states[p].last_descendant - p;
+    uint64_t *rec = m->history_records + sc_history_offset(m, h);
+    bool deep = c->states[h].kind == SC_HISTORY_DEEP;
+    memset(rec, 0, ((span + 63u) >> 6) * sizeof(uint64_t));
+    sc_id end = p + 1 + span;
+    for (sc_id s = sc_bit_next(m->configuration, p + 1, end); s < end;
+         s = sc_bit_next(m->configuration, s + 1, end)) {
+        if (deep ? sc_is_atomic(c->states[s].kind) : c->states[s].parent == p)
+            sc_bit_set(rec, s - p - 1);
+    }
+    sc_bit_set(m->history_recorded, h);
+}
+
+static void exit_states(sc_machine *m, const sc_event *event) {
+    const sc_chart *c = m->chart;
+    sc_id lo, hi;
+    if (!domain_span(m, &lo, &hi)) return;
+    for (sc_id s = sc_bit_next(m->configuration, lo, hi); s < hi;
+         s = sc_bit_next(m->configuration, s + 1, hi)) {
+        if (!(c->states[s].flags & SC_STATE_HAS_HISTORY) || !in_exit_set(m, s)) continue;
+        SC_FOR_EACH_CHILD(c, s, h)
+            if (sc_is_history(c->states[h].kind)) record_history(m, h);
+    }
+    for (sc_id s = sc_bit_prev(m->configuration, lo, hi); s != SC_NONE;
+         s = sc_bit_prev(m->configuration, lo, s)) {
+        if (!in_exit_set(m, s)) continue;
+        const sc_state *st = &c->states[s];
+        sc_bit_clear(m->invoke_pending, s);
+        if (st->on_exit != SC_NONE) m->host.action(m->host.context, m, st->on_exit, event);
+        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host.invoke)
+            m->host.invoke(m->host.context, m, s, false);
+        sc_bit_clear(m->configuration, s);
+        if (m->host.exited) m->host.exited(m->host.context, m, s);
+    }
+}
+
+/* ---- computeEntrySet ---------------------------------------------------------------------
+ * addDescendantStatesToEnter + addAncestorStatesToEnter, without recursion: each target
+ * (history dereferenced) is added with its ancestors up to `stop`; then one forward scan in
+ * document order completes parallel states (all children) and compound states with no child
+ * in the set (default initial transition). Everything the scan adds lies after the state
+ * being scanned, so a single pass sees it. */
+static void add_target(sc_machine *m, sc_id s, sc_id stop) {
+    const sc_chart *c = m->chart;
+    const sc_state *st = &c->states[s];
+    if (sc_is_history(st->kind)) {
+        if (sc_bit_test(m->history_recorded, s)) {
+            const uint64_t *rec = m->history_records + sc_history_offset(m, s);
+            sc_id p = st->parent, span = c->states[p].last_descendant - p;
+            for (sc_id b = sc_bit_next(rec, 0, span); b < span; b = sc_bit_next(rec, b + 1, span))
+                add_target(m, p + 1 + b, stop);     /* recorded states are never history */
+        } else {
+            const sc_transition *d = &c->transitions[st->initial];
+            sc_bit_set(m->history_default, s);
+            for (uint32_t k = 0; k < d->target_count; k++)
+                add_target(m, c->targets[d->targets_offset + k], stop);  /* never history */
+        }
+        return;
+    }
+    sc_bit_set(m->entry_set, s);
+    for (sc_id a = st->parent; a != stop && a != SC_NONE && a != 0; a = c->states[a].parent)
+        sc_bit_set(m->entry_set, a);
+}
+
+static bool has_child_in(const sc_chart *c, const uint64_t *set, sc_id s) {
+    SC_FOR_EACH_CHILD(c, s, child)
+        if (sc_bit_test(set, child)) return true;
+    return false;
+}
+
+static void compute_entry_set(sc_machine *m, sc_id lo, sc_id hi) {
+    const sc_chart *c = m->chart;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        const sc_transition *t = &c->transitions[m->enabled[k].transition];
+        for (uint32_t j = 0; j < t->target_count; j++)
+            add_target(m, c->targets[t->targets_offset + j], m->enabled[k].domain);
+    }
+    for (sc_id s = sc_bit_next(m->entry_set, lo, hi); s < hi;
+         s = sc_bit_next(m->entry_set, s + 1, hi)) {
+        const sc_state *st = &c->states[s];
+        if (st->kind == SC_PARALLEL) {
+            SC_FOR_EACH_CHILD(c, s, child)
+                if (!sc_is_history(c->states[child].kind)) sc_bit_set(m->entry_set, child);
+        } else if (st->kind == SC_COMPOUND && !has_child_in(c, m->entry_set, s)) {
+            const sc_transition *init = &c->transitions[st->initial];
+            sc_bit_set(m->default_entry, s);
+            for (uint32_t j = 0; j < init->target_count; j++)
+                add_target(m, c->targets[init->targets_offset + j], s);
+        }
+    }
+}
+
+/* ---- isInFinalState ----------------------------------------------------------------------- */
+static bool is_in_final_state(const sc_machine *m, sc_id s) {
+    const sc_chart *c = m->chart;
+    uint8_t kind = c->states[s].kind;
+    if (kind == SC_COMPOUND) {
+        SC_FOR_EACH_CHILD(c, s, child)
+            if (c->states[child].kind == SC_FINAL && sc_bit_test(m->configuration, child)) return true;
+        return false;
+    }
+    if (kind == SC_PARALLEL) {
+        SC_FOR_EACH_CHILD(c, s, child)
+            if (!sc_is_history(c->states[child].kind) && !is_in_final_state(m, child)) return false;
+        return true;
+    }
+    return false;
+}
+
+/* ---- enterStates -------------------------------------------------------------------------
+ * Enter in document order: join the configuration, onentry, <initial> content when entered
+ * by default, history default content, then done events for final states. */
+static void enter_final_state(sc_machine *m, sc_id s) {
+    const sc_chart *c = m->chart;
+    sc_id parent = c->states[s].parent;
+    if (parent == 0) {                      /* top-level final: running = false */
+        m->halted = true;
+        return;
+    }
+    sc_event done = { c->states[parent].done_event, 0, 0 };
+    if ((c->states[s].flags & SC_STATE_HAS_DONEDATA) && m->host.done_data)
+        m->host.done_data(m->host.context, m, s, &done);
+    if (done.id != SC_NONE) raise_core_event(m, done);
+    sc_id grandparent = c->states[parent].parent;
+    if (grandparent != SC_NONE && c->states[grandparent].kind == SC_PARALLEL &&
+        is_in_final_state(m, grandparent)) {
+        sc_event pdone = { c->states[grandparent].done_event, 0, 0 };
+        if (pdone.id != SC_NONE) raise_core_event(m, pdone);
+    }
+}
+
+static void enter_states(sc_machine *m, const sc_event *event) {
+    const sc_chart *c = m->chart;
+    sc_id lo, hi;
+    if (!domain_span(m, &lo, &hi)) return;
+    compute_entry_set(m, lo, hi);
+    for (sc_id s = sc_bit_next(m->entry_set, lo, hi); s < hi; s = sc_bit_next(m->entry_set, s + 1, hi)) {
+        const sc_state *st = &c->states[s];
+        sc_bit_set(m->configuration, s);
+        if (st->flags & SC_STATE_HAS_INVOKE) sc_bit_set(m->invoke_pending, s);
+        if (m->host.entered) m->host.entered(m->host.context, m, s);
+        if (st->on_entry != SC_NONE) m->host.action(m->host.context, m, st->on_entry, event);
+        if (sc_bit_test(m->default_entry, s)) {
+            sc_id a = c->transitions[st->initial].action;
+            if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
+        }
+        if (st->flags & SC_STATE_HAS_HISTORY) {
+            SC_FOR_EACH_CHILD(c, s, h) {
+                if (!sc_is_history(c->states[h].kind) || !sc_bit_test(m->history_default, h)) continue;
+                sc_id a = c->transitions[c->states[h].initial].action;
+                if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
+            }
+        }
+        if (st->kind == SC_FINAL) enter_final_state(m, s);
+    }
+    sc_bits_clear_range(m->entry_set, lo, hi);
+    sc_bits_clear_range(m->default_entry, lo, hi);
+    sc_bits_clear_range(m->history_default, lo, hi);
+}
+
+/* ---- microstep: exitStates, executeTransitionContent, enterStates ---------------------- */
+static void microstep(sc_machine *m, const sc_event *event) {
+    const sc_chart *c = m->chart;
+    exit_states(m, event);
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        sc_id index = m->enabled[k].transition;
+        if (m->host.taken) m->host.taken(m->host.context, m, index, event);
+        sc_id action = c->transitions[index].action;
+        if (action != SC_NONE) m->host.action(m->host.context, m, action, event);
+    }
+    enter_states(m, event);
+}
+
+/* ---- exitInterpreter ---------------------------------------------------------------------
+ * Run onexit and cancel invocations in exit order. The configuration is kept so the state the
+ * machine halted in can still be read. */
+void sc_step_exit_interpreter(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    m->halted = true;
+    for (sc_id s = sc_bit_prev(m->configuration, 0, c->state_count); s != SC_NONE;
+         s = sc_bit_prev(m->configuration, 0, s)) {
+        const sc_state *st = &c->states[s];
+        if (st->on_exit != SC_NONE) m->host.action(m->host.context, m, st->on_exit, NULL);
+        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host.invoke && !sc_bit_test(m->invoke_pending, s))
+            m->host.invoke(m->host.context, m, s, false);
+    }
+    sc_bits_clear_range(m->invoke_pending, 0, c->state_count);
+}
+
+/* ---- mainEventLoop, inner part: complete the macrostep ---------------------------------
+ * Eventless transitions first, then one internal event at a time, until neither enables
+ * anything; then start the invocations of states entered during the macrostep, and go on if
+ * that raised events. Bounded by max_steps so a runaway loop stops between two microsteps. */
+static sc_status complete_macrostep(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    uint32_t steps = 0;
+    for (;;) {
+        while (!m->halted) {
+            if (steps++ >= m->max_steps) return SC_ERR_RUNAWAY;
+            select_transitions(m, NULL);
+            if (m->enabled_count) {
+                microstep(m, NULL);
+                continue;
+            }
+            sc_event internal;
+            if (!sc_queue_pop(&m->internal, &internal)) break;
+            select_transitions(m, &internal);
+            if (m->enabled_count) microstep(m, &internal);
+            release_event(m, &internal);
+        }
+        if (m->halted) {
+            sc_step_exit_interpreter(m);
+            return SC_OK;
+        }
+        for (sc_id s = sc_bit_next(m->invoke_pending, 0, c->state_count); s < c->state_count;
+             s = sc_bit_next(m->invoke_pending, s + 1, c->state_count)) {
+            sc_bit_clear(m->invoke_pending, s);
+            if (m->host.invoke) m->host.invoke(m->host.context, m, s, true);
+        }
+        if (m->internal.count == 0) return SC_OK;
+    }
+}
+
+/* interpret(): enter the root's initial transition, then complete the first macrostep. */
+sc_status sc_step_enter_initial(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    sc_id initial = c->states[0].initial;
+    m->enabled[0].transition = initial;
+    m->enabled[0].domain = 0;
+    m->enabled_count = 1;
+    sc_id action = c->transitions[initial].action;
+    if (action != SC_NONE) m->host.action(m->host.context, m, action, NULL);
+    enter_states(m, NULL);
+    return complete_macrostep(m);
+}
+
+/* mainEventLoop, outer part: one external event, then complete the macrostep. */
+sc_status sc_step_external(sc_machine *m, const sc_event *event) {
+    select_transitions(m, event);
+    bool handled = m->enabled_count > 0;
+    if (handled) microstep(m, event);
+    release_event(m, event);
+    sc_status status = complete_macrostep(m);
+    if (status < 0) return status;
+    return handled ? SC_OK : SC_UNHANDLED;
+}

@@ -1,0 +1,93 @@
+// swift-tools-version:6.0
+//
+// Statechart: W3C SCXML statecharts for Swift and C.
+//
+// Layers, bottom up (see ARCHITECTURE.md):
+//   CStateCore         C11 table-driven dispatch core (no dependencies, usable from plain C)
+//   Statechart         Swift chart definitions, the compiler to CStateCore tables, typed DSL, runtime
+//   StatechartSCXML    SCXML 1.0 importer (libxml2), null datamodel, executable content
+//   StatechartECMAScript  the ECMAScript datamodel on Duktape (separate, so others need no Duktape)
+//   statechart         the command-line tool
+import PackageDescription
+
+let package = Package(
+    name: "Statechart",
+    products: [
+        .library(name: "CStateCore", targets: ["CStateCore"]),
+        .library(name: "Statechart", targets: ["Statechart"]),
+        .library(name: "StatechartSCXML", targets: ["StatechartSCXML"]),
+        .library(name: "StatechartECMAScript", targets: ["StatechartECMAScript"]),
+        .executable(name: "statechart", targets: ["StatechartCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: - C core
+
+        .target(
+            name: "CStateCore",
+            path: "CStateCore",
+            exclude: ["tests", "Makefile", "README.md"],
+            publicHeadersPath: "include"
+        ),
+
+        // MARK: - Swift library
+
+        .target(
+            name: "Statechart",
+            dependencies: ["CStateCore"]
+        ),
+
+        // MARK: - SCXML importer
+
+        // libxml2 through pkg-config; its types never appear in StatechartSCXML's public API.
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Sources/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "StatechartSCXML",
+            dependencies: ["Statechart", "CLibXML2"]
+        ),
+
+        // MARK: - ECMAScript datamodel
+
+        .systemLibrary(
+            name: "CDuktape",
+            path: "Sources/CDuktape",
+            pkgConfig: "duktape",
+            providers: [.apt(["duktape-dev"])]
+        ),
+        // Duktape's API is mostly macros Swift cannot import: the shim turns them into functions.
+        .target(
+            name: "CDuktapeShim",
+            dependencies: ["CDuktape"]
+        ),
+        .target(
+            name: "StatechartECMAScript",
+            dependencies: ["StatechartSCXML", "CDuktapeShim"]
+        ),
+
+        // MARK: - Command-line tool
+
+        .executableTarget(
+            name: "StatechartCLI",
+            dependencies: [
+                "StatechartSCXML",
+                "StatechartECMAScript",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: - Tests
+
+        .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
+        .testTarget(name: "StatechartSCXMLTests", dependencies: ["StatechartSCXML"]),
+        .testTarget(name: "StatechartECMAScriptTests", dependencies: ["StatechartECMAScript"]),
+        .testTarget(name: "StatechartCLITests", dependencies: ["StatechartCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// Duktape from Debian's duktape-dev (pkg-config "duktape").
+#include <duktape.h>

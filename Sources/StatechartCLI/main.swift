@@ -1,0 +1,1 @@
+print("statechart: not built yet")

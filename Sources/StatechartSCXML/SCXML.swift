@@ -1,0 +1,1 @@
+// The SCXML importer lives here (see ARCHITECTURE.md).
