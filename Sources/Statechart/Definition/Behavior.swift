@@ -1,0 +1,88 @@
+/// Executable content: runs during a microstep with the machine's lock held.
+///
+/// Actions must not block on the machine from another thread; to trigger more work they
+/// ``ActionContext/raise(_:)`` or ``ActionContext/send(_:)`` events, which are queued.
+public typealias Action = @Sendable (ActionContext) -> Void
+
+/// A transition's condition. Evaluated during transition selection, in document order.
+public typealias Guard = @Sendable (ActionContext) -> Bool
+
+/// Computes the payload of the `done.state.<parent>` event raised when a final state is entered.
+public typealias DoneData = @Sendable (ActionContext) -> (any Sendable)?
+
+/// Something a state starts when the macrostep that entered it completes, and cancels when the
+/// state is exited (SCXML `<invoke>`).
+///
+/// ```swift
+/// let poller = Invocation(id: "poller",
+///                         start: { ctx in timer.start { ctx.send("tick") } },
+///                         cancel: { _ in timer.stop() })
+/// ```
+public struct Invocation: Sendable {
+    public var id: String
+    public var start: Action
+    public var cancel: Action
+
+    public init(id: String, start: @escaping Action, cancel: @escaping Action = { _ in }) {
+        self.id = id
+        self.start = start
+        self.cancel = cancel
+    }
+}
+
+/// An event: a dot-separated name and an optional payload.
+///
+/// ```swift
+/// try machine.send(Event("order.placed", payload: Order(id: 7)))
+/// ```
+public struct Event: Sendable, CustomStringConvertible {
+    public var name: String
+    public var payload: (any Sendable)?
+
+    public init(_ name: String, payload: (any Sendable)? = nil) {
+        self.name = name
+        self.payload = payload
+    }
+
+    /// The payload cast to `T`, or `nil`.
+    public func payload<T>(as type: T.Type) -> T? { payload as? T }
+
+    public var description: String { name }
+}
+
+extension Event: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self.init(value) }
+}
+
+/// What executable content and guards can see and do while a machine runs them.
+///
+/// ```swift
+/// StateDefinition("saving", onEntry: [{ ctx in
+///     if ctx.isActive("online") { ctx.raise("upload") } else { ctx.send("retry") }
+/// }])
+/// ```
+public struct ActionContext {
+    unowned let runtime: MachineRuntime
+    /// The event that triggered the current microstep; `nil` for eventless transitions and the
+    /// initial entry.
+    public let event: Event?
+
+    init(runtime: MachineRuntime, event: Event?) {
+        self.runtime = runtime
+        self.event = event
+    }
+
+    /// Appends `event` to the internal queue: processed within the current macrostep, after
+    /// the current microstep (SCXML `<raise>`).
+    public func raise(_ event: Event) { runtime.raiseFromAction(event) }
+
+    /// Appends `event` to the external queue: processed after the current macrostep completes
+    /// (SCXML `<send>` to the machine itself).
+    public func send(_ event: Event) { runtime.postFromAction(event) }
+
+    /// Whether the state `id` is in the current configuration (SCXML `In(id)`).
+    public func isActive(_ id: String) -> Bool { runtime.isActive(id) }
+
+    /// The machine running this action.
+    public var machine: Machine? { runtime.owner }
+}

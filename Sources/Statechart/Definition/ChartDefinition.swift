@@ -1,0 +1,178 @@
+/// Where a definition came from, so compile errors can point at it (`file:line:column`).
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// An untyped statechart: the `<scxml>` root with its top-level states.
+///
+/// This is the form every front end produces (the typed DSL, the SCXML importer, code that
+/// builds charts at run time) and the input of ``CompiledChart/init(_:)``.
+///
+/// ```swift
+/// let chart = ChartDefinition(name: "turnstile", states: [
+///     StateDefinition("locked", transitions: [TransitionDefinition(on: "coin", to: "unlocked")]),
+///     StateDefinition("unlocked", transitions: [TransitionDefinition(on: "push", to: "locked")]),
+/// ])
+/// let machine = try Machine(CompiledChart(chart))
+/// try machine.start()
+/// try machine.send("coin")
+/// machine.isActive("unlocked")   // true
+/// ```
+public struct ChartDefinition: Sendable {
+    /// The chart's name (`<scxml name>`), used in diagnostics.
+    public var name: String
+    /// Ids of the initial states (`<scxml initial>`); empty means the first state in document order.
+    public var initial: [String]
+    /// Top-level states in document order.
+    public var states: [StateDefinition]
+    /// Where the `<scxml>` element is, for imported charts.
+    public var location: SourceLocation?
+
+    public init(name: String = "chart", initial: [String] = [], states: [StateDefinition],
+                location: SourceLocation? = nil) {
+        self.name = name
+        self.initial = initial
+        self.states = states
+        self.location = location
+    }
+}
+
+/// The kind of a history pseudo-state.
+public enum HistoryType: String, Sendable, Codable {
+    /// Remembers the active children of its parent.
+    case shallow
+    /// Remembers the active atomic descendants of its parent.
+    case deep
+}
+
+/// One state of a chart: atomic or compound (by its children), parallel, final or history.
+///
+/// ```swift
+/// StateDefinition("player", initial: ["stopped"], children: [
+///     StateDefinition("stopped", transitions: [TransitionDefinition(on: "play", to: "playing")]),
+///     StateDefinition("playing", onEntry: [{ _ in print("playing") }]),
+///     StateDefinition(history: "resume", type: .deep, defaultTargets: ["stopped"]),
+/// ])
+/// ```
+public struct StateDefinition: Sendable {
+    public enum Kind: Sendable {
+        /// `<state>`: atomic without children, compound with them.
+        case state
+        /// `<parallel>`: every child region is active at once.
+        case parallel
+        /// `<final>`: entering it completes its parent.
+        case final
+        /// `<history>`: a pseudo-state restoring its parent's last configuration.
+        case history(HistoryType)
+    }
+
+    public var id: String
+    public var kind: Kind
+    /// Ids of the default initial states (`initial` attribute). Empty: `initialTransition` or the first child.
+    public var initial: [String]
+    /// The `<initial>` element's transition (targets and content), or a history state's default transition.
+    public var initialTransition: TransitionDefinition?
+    public var children: [StateDefinition]
+    public var transitions: [TransitionDefinition]
+    /// Executable content run on entry, in order.
+    public var onEntry: [Action]
+    /// Executable content run on exit, in order.
+    public var onExit: [Action]
+    /// Started at the end of the macrostep that entered the state, cancelled when it is exited.
+    public var invocations: [Invocation]
+    /// For final states: computes the data of the `done.state.<parent>` event.
+    public var doneData: DoneData?
+    public var location: SourceLocation?
+
+    public init(_ id: String, kind: Kind = .state, initial: [String] = [],
+                initialTransition: TransitionDefinition? = nil, children: [StateDefinition] = [],
+                transitions: [TransitionDefinition] = [], onEntry: [Action] = [], onExit: [Action] = [],
+                invocations: [Invocation] = [], doneData: DoneData? = nil, location: SourceLocation? = nil) {
+        self.id = id
+        self.kind = kind
+        self.initial = initial
+        self.initialTransition = initialTransition
+        self.children = children
+        self.transitions = transitions
+        self.onEntry = onEntry
+        self.onExit = onExit
+        self.invocations = invocations
+        self.doneData = doneData
+        self.location = location
+    }
+
+    /// A `<parallel>` state.
+    public static func parallel(_ id: String, children: [StateDefinition], transitions: [TransitionDefinition] = [],
+                                onEntry: [Action] = [], onExit: [Action] = []) -> StateDefinition {
+        StateDefinition(id, kind: .parallel, children: children, transitions: transitions,
+                        onEntry: onEntry, onExit: onExit)
+    }
+
+    /// A `<final>` state.
+    public static func final(_ id: String, onEntry: [Action] = [], onExit: [Action] = [],
+                             doneData: DoneData? = nil) -> StateDefinition {
+        StateDefinition(id, kind: .final, onEntry: onEntry, onExit: onExit, doneData: doneData)
+    }
+
+    /// A `<history>` pseudo-state whose default transition goes to `defaultTargets`.
+    public init(history id: String, type: HistoryType = .shallow, defaultTargets: [String],
+                actions: [Action] = []) {
+        self.init(id, kind: .history(type),
+                  initialTransition: TransitionDefinition(to: defaultTargets, actions: actions))
+    }
+}
+
+/// Whether a transition whose targets lie inside its compound source exits the source.
+public enum TransitionType: String, Sendable, Codable {
+    /// Exits and re-enters the source (the default).
+    case external
+    /// Stays in the source when every target is its descendant.
+    case `internal`
+}
+
+/// A transition: event descriptors, an optional guard, targets and executable content.
+///
+/// Descriptors follow SCXML: `"error"` matches `error` and `error.send.failed`, `"error.*"`
+/// is the same as `"error"`, `"*"` matches every event. No descriptor makes the transition
+/// eventless; no target makes it targetless (it runs its actions without leaving the state).
+///
+/// ```swift
+/// TransitionDefinition(on: "coin", guard: { _ in credit > 0 }, to: "unlocked")
+/// TransitionDefinition(on: ["error", "cancel"], to: "idle")
+/// TransitionDefinition(guard: { $0.isActive("ready") }, to: "go")     // eventless
+/// ```
+public struct TransitionDefinition: Sendable {
+    public var events: [String]
+    public var guardCondition: Guard?
+    public var targets: [String]
+    public var type: TransitionType
+    public var actions: [Action]
+    public var location: SourceLocation?
+
+    public init(on events: [String] = [], guard guardCondition: Guard? = nil, to targets: [String] = [],
+                type: TransitionType = .external, actions: [Action] = [], location: SourceLocation? = nil) {
+        self.events = events
+        self.guardCondition = guardCondition
+        self.targets = targets
+        self.type = type
+        self.actions = actions
+        self.location = location
+    }
+
+    /// A transition on one descriptor (which may itself list several, space-separated) to one target.
+    public init(on event: String, guard guardCondition: Guard? = nil, to target: String? = nil,
+                type: TransitionType = .external, actions: [Action] = []) {
+        self.init(on: event.split(separator: " ").map(String.init), guard: guardCondition,
+                  to: target.map { [$0] } ?? [], type: type, actions: actions)
+    }
+}
