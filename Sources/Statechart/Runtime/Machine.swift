@@ -76,8 +76,6 @@ public final class Machine: @unchecked Sendable {
     // @unchecked: all mutable state lives in `runtime`, which is only touched with `gate` held.
     private let gate = ReentrantGate()
     let runtime: MachineRuntime
-    /// Events sent while the machine was held (from its own actions and observers).
-    private var pending: [Event] = []
     private var started = false
 
     /// The compiled chart this machine runs.
@@ -120,7 +118,7 @@ public final class Machine: @unchecked Sendable {
     @discardableResult
     public func send(_ event: Event) throws -> SendOutcome {
         if gate.isHeldByCurrentThread {
-            pending.append(event)
+            runtime.postFromAction(event)
             return .queued
         }
         return try gate.withLock {
@@ -150,8 +148,11 @@ public final class Machine: @unchecked Sendable {
     }
 
     private func drainPending() throws {
-        while !pending.isEmpty {
-            let event = pending.removeFirst()
+        var next = 0
+        defer { runtime.externalQueue.removeAll(keepingCapacity: true) }
+        while next < runtime.externalQueue.count {
+            let event = runtime.externalQueue[next]
+            next += 1
             _ = try dispatch(event)
         }
     }
@@ -163,7 +164,7 @@ public final class Machine: @unchecked Sendable {
         }
         switch status {
         case SC_ERR_RUNAWAY:
-            pending.removeAll()
+            runtime.externalQueue.removeAll()
             throw MachineError.runaway(steps: runtime.maximumSteps,
                                        configuration: runtime.activeStates(atomicOnly: true))
         case SC_ERR_QUEUE_FULL:
@@ -179,7 +180,7 @@ public final class Machine: @unchecked Sendable {
     /// The configuration still shows where the machine stopped.
     public func stop() {
         access {
-            pending.removeAll()
+            runtime.externalQueue.removeAll()
             _ = sc_machine_stop(runtime.core)
         }
     }

@@ -145,12 +145,12 @@ final class MachineRuntime {
         }
     }
 
+    /// The machine's external queue: events sent while the machine is held (by its own
+    /// actions and observers), processed in order once the current macrostep completes.
+    var externalQueue: [Event] = []
+
     func postFromAction(_ event: Event) {
-        let e = coreEvent(event)
-        if sc_machine_post(core, e).rawValue < 0 {
-            releaseSlot(e.data)
-            pendingError = .queueFull(event: event.name, queue: "external")
-        }
+        externalQueue.append(event)
     }
 
     func isActive(_ id: String) -> Bool {
