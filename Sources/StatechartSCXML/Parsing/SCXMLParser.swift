@@ -1,0 +1,148 @@
+import Foundation
+
+/// Parses SCXML 1.0 documents into ``SCXMLDocument`` and checks every static constraint of the
+/// specification, reporting all problems at once.
+///
+/// ```swift
+/// do {
+///     let document = try SCXMLParser.parse(contentsOf: URL(fileURLWithPath: "machine.scxml"))
+///     print(document.states.map(\.id))
+/// } catch {
+///     for diagnostic in error.diagnostics { print(diagnostic) }  // file:line:column: error: message
+/// }
+/// ```
+///
+/// Parsing never touches the network and never loads external entities or DTDs; documents that
+/// declare entities are refused. Parsers may run on several threads at once.
+public enum SCXMLParser {
+    /// Resource limits; a document over a limit is refused with a diagnostic naming the limit.
+    public struct Limits: Sendable, Hashable {
+        /// The largest document accepted, in bytes. Default 16 MiB.
+        public var maxDocumentSize: Int
+        /// The deepest element nesting accepted (the root is level 1). Default 256. libxml2 itself
+        /// refuses documents nested deeper than about 256 levels, so larger values have no effect.
+        public var maxDepth: Int
+        /// The most `<state>`, `<parallel>`, `<final>` and `<history>` elements accepted, counting
+        /// documents nested in `<invoke>`. Default 100 000.
+        public var maxStates: Int
+
+        /// Creates limits; every argument defaults to the default limit.
+        public init(maxDocumentSize: Int = 16 * 1024 * 1024, maxDepth: Int = 256, maxStates: Int = 100_000) {
+            self.maxDocumentSize = maxDocumentSize
+            self.maxDepth = maxDepth
+            self.maxStates = maxStates
+        }
+
+        /// The default limits.
+        public static let `default` = Limits()
+    }
+
+    /// Parses the file at `url`, which must be a file URL. Diagnostics name the file by its path.
+    public static func parse(contentsOf url: URL, limits: Limits = .default) throws(SCXMLParseError) -> SCXMLDocument {
+        guard url.isFileURL else {
+            throw error(
+                url.absoluteString,
+                "only file URLs can be parsed (SCXMLParser never uses the network); '\(url.absoluteString)' is not one")
+        }
+        let fileName = url.path
+        if let size = (try? FileManager.default.attributesOfItem(atPath: fileName))?[.size] as? NSNumber,
+            size.intValue > limits.maxDocumentSize
+        {
+            throw sizeError(fileName, size: size.intValue, limits: limits)
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw Self.error(fileName, "cannot read the file: \(error.localizedDescription)")
+        }
+        return try parse(data: data, fileName: fileName, limits: limits)
+    }
+
+    /// Parses a document held in a string. `fileName` is used in source locations.
+    public static func parse(
+        string: String, fileName: String = "<string>", limits: Limits = .default
+    ) throws(SCXMLParseError) -> SCXMLDocument {
+        try parse(data: Data(string.utf8), fileName: fileName, limits: limits)
+    }
+
+    /// Parses a document held in memory (any encoding libxml2 detects). `fileName` is used in source locations.
+    public static func parse(
+        data: Data, fileName: String = "<data>", limits: Limits = .default
+    ) throws(SCXMLParseError) -> SCXMLDocument {
+        guard data.count <= limits.maxDocumentSize else { throw sizeError(fileName, size: data.count, limits: limits) }
+        guard data.count <= Int(Int32.max) else {
+            throw error(fileName, "the document is \(data.count) bytes; libxml2 cannot parse documents of 2 GiB or more")
+        }
+        guard !data.isEmpty else {
+            throw error(fileName, "the document is empty; an SCXML document needs an <scxml> root element")
+        }
+
+        let scan = SourceScanner.scan(SourceText(data: data), maxDepth: limits.maxDepth)
+        if let entity = scan.entityDeclaration {
+            throw SCXMLParseError(diagnostics: [
+                LibXML2Reader.entityDeclarationError(fileName, name: entity.name, line: entity.line, column: entity.column)
+            ])
+        }
+        if let tag = scan.tooDeep {
+            let name = tag.name.split(separator: ":").last.map(String.init) ?? tag.name
+            throw SCXMLParseError(diagnostics: [
+                SCXMLDiagnostic(
+                    location: SCXMLSourceLocation(file: fileName, line: tag.line, column: tag.column), element: name,
+                    message:
+                        "<\(tag.name)> is nested \(limits.maxDepth + 1) elements deep, more than the limit of "
+                        + "\(limits.maxDepth) (SCXMLParser.Limits.maxDepth)")
+            ])
+        }
+
+        let xml = LibXML2Reader.parse(data, fileName: fileName, tags: scan.tags)
+        guard let root = xml.root, xml.diagnostics.isEmpty else {
+            throw SCXMLParseError(diagnostics: sorted(xml.diagnostics))
+        }
+        let rootLocation = SCXMLSourceLocation(file: fileName, line: root.line, column: root.column)
+        guard root.localName == "scxml" else {
+            throw SCXMLParseError(diagnostics: [
+                SCXMLDiagnostic(
+                    location: rootLocation, element: root.localName,
+                    message: "the root element is <\(root.qualifiedName)>; an SCXML document must start with <scxml>")
+            ])
+        }
+        guard root.namespaceURI == SCXMLDocument.namespace else {
+            let message =
+                if let namespace = root.namespaceURI {
+                    "<scxml> is in the namespace '\(namespace)'; SCXML documents use "
+                        + "xmlns=\"\(SCXMLDocument.namespace)\""
+                } else {
+                    "<scxml> is not in the SCXML namespace; add xmlns=\"\(SCXMLDocument.namespace)\""
+                }
+            throw SCXMLParseError(diagnostics: [
+                SCXMLDiagnostic(location: rootLocation, element: "scxml", message: message)
+            ])
+        }
+
+        var builder = SCXMLBuilder(fileName: fileName, limits: limits)
+        var document = builder.buildDocument(root, scope: XMLNamespaceScope())
+        let diagnostics = xml.diagnostics + builder.diagnostics + SCXMLValidator.validate(&document)
+        guard diagnostics.isEmpty else { throw SCXMLParseError(diagnostics: sorted(diagnostics)) }
+        return document
+    }
+
+    // MARK: - Errors
+
+    private static func sorted(_ diagnostics: [SCXMLDiagnostic]) -> [SCXMLDiagnostic] {
+        diagnostics.enumerated()
+            .sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }
+            .map(\.element)
+    }
+
+    private static func error(_ fileName: String, _ message: String) -> SCXMLParseError {
+        SCXMLParseError(diagnostics: [LibXML2Reader.documentError(fileName, message)])
+    }
+
+    private static func sizeError(_ fileName: String, size: Int, limits: Limits) -> SCXMLParseError {
+        error(
+            fileName,
+            "the document is \(size) bytes, more than the limit of \(limits.maxDocumentSize) bytes "
+                + "(SCXMLParser.Limits.maxDocumentSize)")
+    }
+}
