@@ -332,6 +332,20 @@ static void enter_final_state(sc_machine *m, sc_id s) {
     }
 }
 
+/* defaultHistoryContent lives for one enterStates only. A targeted history state can lie outside
+ * the domain range [lo, hi): q1 -> P.h whose default is q2, both in Q, has domain Q, below P.
+ * Its bit must not survive the microstep, or P's next entry would run the stale default content.
+ * Only SC_TRANSITION_DYNAMIC_DOMAIN transitions target history states. */
+static void clear_targeted_history_defaults(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        const sc_transition *t = &c->transitions[m->enabled[k].transition];
+        if (!(t->flags & SC_TRANSITION_DYNAMIC_DOMAIN)) continue;
+        for (uint32_t j = 0; j < t->target_count; j++)
+            sc_bit_clear(m->history_default, c->targets[t->targets_offset + j]);
+    }
+}
+
 static void enter_states(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
     sc_id lo, hi;
@@ -359,6 +373,7 @@ static void enter_states(sc_machine *m, const sc_event *event) {
     sc_bits_clear_range(m->entry_set, lo, hi);
     sc_bits_clear_range(m->default_entry, lo, hi);
     sc_bits_clear_range(m->history_default, lo, hi);
+    clear_targeted_history_defaults(m);
 }
 
 /* ---- microstep: exitStates, executeTransitionContent, enterStates ---------------------- */
