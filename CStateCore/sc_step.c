@@ -228,9 +228,12 @@ static void exit_states(sc_machine *m, const sc_event *event) {
          s = sc_bit_prev(m->configuration, lo, s)) {
         if (!in_exit_set(m, s)) continue;
         const sc_state *st = &c->states[s];
+        /* statesToInvoke.delete(s). cancelInvoke only reaches invocations that were started: a
+         * state entered and exited within one macrostep was never invoked (as in exitInterpreter). */
+        bool invoked = !sc_bit_test(m->invoke_pending, s);
         sc_bit_clear(m->invoke_pending, s);
         if (st->on_exit != SC_NONE) m->host.action(m->host.context, m, st->on_exit, event);
-        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host.invoke)
+        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host.invoke && invoked)
             m->host.invoke(m->host.context, m, s, false);
         sc_bit_clear(m->configuration, s);
         if (m->host.exited) m->host.exited(m->host.context, m, s);
