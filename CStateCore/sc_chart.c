@@ -135,7 +135,9 @@ static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error) 
             return fail(error, "transition in this state's range has another source", S, s);
     if ((required_own_mask(c, s) & ~st->own_mask) != 0)
         return fail(error, "own_mask lacks bits of its descriptors (use sc_chart_fill_masks)", S, s);
-    if (s && (st->own_mask & ~st->path_mask || c->states[st->parent].path_mask & ~st->path_mask))
+    /* The root too: selection tests an atomic state's path_mask before walking up to the root,
+     * so root transitions whose bits are missing from its path_mask would never be selected. */
+    if ((st->own_mask & ~st->path_mask) || (s && (c->states[st->parent].path_mask & ~st->path_mask)))
         return fail(error, "path_mask must include own_mask and the parent's path_mask", S, s);
     if (st->done_event != SC_NONE && st->done_event >= c->event_count)
         return fail(error, "done_event out of range", S, s);
