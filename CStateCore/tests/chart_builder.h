@@ -30,11 +30,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define CB_MAX_STATES 64
-#define CB_MAX_TRANSITIONS 128
+#define CB_MAX_STATES 320
+#define CB_MAX_TRANSITIONS 400
 #define CB_MAX_EVENTS 160
-#define CB_MAX_POOL 512
-#define CB_MAX_ACTIONS 256
+#define CB_MAX_POOL 1024
+#define CB_MAX_ACTIONS 1024
 #define CB_MAX_GUARDS 32
 #define CB_MAX_LIST 8
 #define CB_NAME 48

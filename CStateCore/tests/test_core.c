@@ -503,6 +503,8 @@ static cb_builder *chart_history(void) {
     cb_trans(b, "O", "s", "S", 0, NULL, "ts");
     cb_trans(b, "O", "sh", "Sh", 0, NULL, "tsh");
     cb_trans(b, "O", "sd", "Sd", 0, NULL, "tsd");
+    cb_trans(b, "S", "reset", "Sh", 0, NULL, "treset");
+    cb_trans(b, "S", "ireset", "Sh", SC_TRANSITION_INTERNAL, NULL, "tireset");
     return b;
 }
 
@@ -562,6 +564,58 @@ static void test_history_record_and_restore(void) {
     EXPECT_HISTORY(h, "Sh", "S2");
     EXPECT_HISTORY(h, "Sd", "S2");
     STEP(h, "sh", SC_OK, "exit:O take:tsh enter:S enter:S2", "S S2");
+}
+
+static void test_history_self_target_uses_value_recorded_on_exit(void) {
+    MACHINE(h, chart_history(), NULL);
+    START(h, SC_OK, "enter:O", "O");
+    STEP(h, "s", SC_OK, "exit:O take:ts enter:S enter:S1 enter:S1a", "S S1 S1a");
+    STEP(h, "n", SC_OK, "exit:S1a take:tn enter:S1b", "S S1 S1b");
+    /* External S -> S.Sh: nothing recorded yet, so the domain is findLCCA(S, S2) = scxml; S is
+     * exited and exitStates records Sh = [S1] before enterStates dereferences Sh, which therefore
+     * enters the just-recorded S1 (by default: S1a) and runs no default content. */
+    STEP(h, "reset", SC_OK, "exit:S1b exit:S1 exit:S take:treset enter:S enter:S1 enter:S1a", "S S1 S1a");
+    STEP(h, "two", SC_OK, "exit:S1a exit:S1 take:t2 enter:S2", "S S2");
+    /* Internal S -> S.Sh with the value [S1] inside S: domain S, S stays, nothing is recorded. */
+    STEP(h, "ireset", SC_OK, "exit:S2 take:tireset enter:S1 enter:S1a", "S S1 S1a");
+    EXPECT_HISTORY(h, "Sh", "S1");
+}
+
+static void test_history_internal_default_without_parent_entry(void) {
+    MACHINE(h, chart_history(), NULL);
+    START(h, SC_OK, "enter:O", "O");
+    STEP(h, "s", SC_OK, "exit:O take:ts enter:S enter:S1 enter:S1a", "S S1 S1a");
+    /* Internal S -> S.Sh, no value: default target S2, domain S. S is not entered, so
+     * defaultHistoryContent[S] is never executed. */
+    STEP(h, "ireset", SC_OK, "exit:S1a exit:S1 take:tireset enter:S2", "S S2");
+    STEP(h, "out", SC_OK, "exit:S2 exit:S take:tout enter:O", "O");
+    /* A later default entry of S runs S's own default only. */
+    STEP(h, "s", SC_OK, "exit:O take:ts enter:S enter:S1 enter:S1a", "S S1 S1a");
+}
+
+/* Shallow history of a parallel state records every region; each is re-entered by default. */
+static void test_history_shallow_in_parallel(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_PARALLEL, "p");
+    cb_state(b, "p", SC_HISTORY_SHALLOW, "ph");
+    cb_state(b, "p", SC_COMPOUND, "r1");
+    cb_state(b, "r1", SC_ATOMIC, "x1");
+    cb_state(b, "r1", SC_ATOMIC, "x2");
+    cb_state(b, "p", SC_COMPOUND, "r2");
+    cb_state(b, "r2", SC_ATOMIC, "y1");
+    cb_state(b, "r2", SC_ATOMIC, "y2");
+    cb_state(b, NULL, SC_ATOMIC, "O");
+    cb_initial(b, "ph", "r2", false);
+    cb_trans(b, "x1", "go", "x2", 0, NULL, "tx");
+    cb_trans(b, "p", "out", "O", 0, NULL, "tout");
+    cb_trans(b, "O", "back", "ph", 0, NULL, "tb");
+    MACHINE(h, b, NULL);
+    START(h, SC_OK, "enter:p enter:r1 enter:x1 enter:r2 enter:y1", "p r1 x1 r2 y1");
+    STEP(h, "go", SC_OK, "exit:x1 take:tx enter:x2", "p r1 x2 r2 y1");
+    STEP(h, "out", SC_OK, "exit:y1 exit:r2 exit:x2 exit:r1 exit:p take:tout enter:O", "O");
+    EXPECT_HISTORY(h, "ph", "r1 r2");
+    /* The recorded children r1 and r2 get addDescendantStatesToEnter: default x1 and y1. */
+    STEP(h, "back", SC_OK, "exit:O take:tb enter:p enter:r1 enter:x1 enter:r2 enter:y1", "p r1 x1 r2 y1");
 }
 
 /*  scxml                      q1 --h--> Ph (th)
@@ -1328,6 +1382,26 @@ static void hook_raise_three(harness *h, const char *token, const sc_event *even
     for (int i = 0; i < 3; i++) trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "x")));
 }
 
+static void test_queue_run_stops_when_halted(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "a");
+    cb_state(b, NULL, SC_FINAL, "f");
+    cb_trans(b, "a", "go", "f", 0, NULL, "tgo");
+    cb_trans(b, "a", "x", NULL, 0, NULL, "tx");
+    MACHINE(h, b, NULL);
+    START(h, SC_OK, "enter:a", "a");
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "x")), SC_OK);
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "go")), SC_OK);
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "x")), SC_OK);
+    /* x, then go halts the machine; the last x is not processed but released. */
+    EXPECT_STATUS(sc_machine_run(h->m), SC_HALTED);
+    EXPECT_TRACE(h, "take:tx exit:a take:tgo enter:f exit:f");
+    EXPECT_CONFIG(h, "f");
+    EXPECT_EQ_U(h->releases, 3);
+    EXPECT_STATUS(send(h, "x"), SC_HALTED);
+    EXPECT_EQ_U(h->releases, 4);
+}
+
 static void test_queue_internal_overflow(void) {
     cb_builder *b = new_chart();
     cb_state(b, NULL, SC_ATOMIC, "a");
@@ -1408,6 +1482,103 @@ static void test_static_allocation(void) {
     EXPECT_STATUS(sc_machine_init(&m2, block, size, &b->chart, &h->host, NULL), SC_ERR_BAD_CHART);
     REQUIRE(sc_machine_create(&b->chart, &h->host, NULL) == NULL, "create accepted a bad chart");
     b->states[1].last_descendant = 4;      /* restored: the machine above still reads it */
+}
+
+/* =========================================================================================
+ * More than 64 states: every bit array spans several words
+ * ======================================================================================= */
+
+static void appendf(char *buf, size_t size, const char *format, ...) {
+    size_t len = strlen(buf);
+    if (len && len + 1 < size) buf[len++] = ' ';
+    va_list args;
+    va_start(args, format);
+    vsnprintf(buf + len, size - len, format, args);
+    va_end(args);
+}
+
+/*  scxml
+ *    A                 a_i --next--> a_(i+1) (n<i>)     A --out--> Z (tout)
+ *      Ah deep -> a0   Z --back--> Ah (tback)           Z --par--> x59 y58 (tpar)
+ *      a0 .. a129      x59 --jump--> a65 (tj)           B --leave--> Z (tleave)
+ *    B parallel
+ *      r1: x0 .. x59
+ *      r2: y0 .. y59
+ *    Z
+ * Indices: A 1, Ah 2, a_i 3+i, B 133, r1 134, x_i 135+i, r2 195, y_i 196+i, Z 256.
+ */
+static void test_large_chart_multiword_bit_arrays(void) {
+    cb_builder *b = new_chart();
+    char name[16], next[16], label[16];
+    cb_state(b, NULL, SC_COMPOUND, "A");
+    cb_state(b, "A", SC_HISTORY_DEEP, "Ah");
+    for (int i = 0; i < 130; i++) {
+        snprintf(name, sizeof name, "a%d", i);
+        cb_state(b, "A", SC_ATOMIC, name);
+    }
+    cb_state(b, NULL, SC_PARALLEL, "B");
+    cb_state(b, "B", SC_COMPOUND, "r1");
+    for (int i = 0; i < 60; i++) {
+        snprintf(name, sizeof name, "x%d", i);
+        cb_state(b, "r1", SC_ATOMIC, name);
+    }
+    cb_state(b, "B", SC_COMPOUND, "r2");
+    for (int i = 0; i < 60; i++) {
+        snprintf(name, sizeof name, "y%d", i);
+        cb_state(b, "r2", SC_ATOMIC, name);
+    }
+    cb_state(b, NULL, SC_ATOMIC, "Z");
+    cb_initial(b, "Ah", "a0", false);
+    for (int i = 0; i < 129; i++) {
+        snprintf(name, sizeof name, "a%d", i);
+        snprintf(next, sizeof next, "a%d", i + 1);
+        snprintf(label, sizeof label, "n%d", i);
+        cb_trans(b, name, "next", next, 0, NULL, label);
+    }
+    cb_trans(b, "A", "out", "Z", 0, NULL, "tout");
+    cb_trans(b, "Z", "back", "Ah", 0, NULL, "tback");
+    cb_trans(b, "Z", "par", "x59 y58", 0, NULL, "tpar");
+    cb_trans(b, "x59", "jump", "a65", 0, NULL, "tj");
+    cb_trans(b, "B", "leave", "Z", 0, NULL, "tleave");
+    harness *h = new_harness(b);
+    REQUIRE(h, "builder: %s", b->error);
+    REQUIRE(st(h, "Z") == 256 && st(h, "y58") == 254 && st(h, "a65") == 68, "unexpected layout");
+    /* Exactly-sized heap block: AddressSanitizer reports any access beyond it. */
+    size_t size = sc_machine_size(&b->chart, NULL);
+    void *block = malloc(size);
+    REQUIRE(block, "malloc");
+    owned_blocks[owned_block_count++] = block;
+    sc_machine *m = NULL;
+    EXPECT_STATUS(sc_machine_init(&m, block, size, &b->chart, &h->host, NULL), SC_OK);
+    h->m = m;
+    own_machine(m);
+    EXPECT_EQ_U(sc_machine_configuration_words(m), 5);
+
+    START(h, SC_OK, "enter:A enter:a0", "A a0");
+    static char want[8192];
+    want[0] = '\0';
+    for (int i = 0; i < 70; i++) {             /* across the word boundaries at 64 */
+        EXPECT_STATUS(send(h, "next"), SC_OK);
+        appendf(want, sizeof want, "exit:a%d take:n%d enter:a%d", i, i, i + 1);
+    }
+    EXPECT_TRACE(h, want);
+    EXPECT_CONFIG(h, "A a70");
+    STEP(h, "out", SC_OK, "exit:a70 exit:A take:tout enter:Z", "Z");
+    EXPECT_HISTORY(h, "Ah", "a70");
+    STEP(h, "back", SC_OK, "exit:Z take:tback enter:A enter:a70", "A a70");
+    STEP(h, "out", SC_OK, "exit:a70 exit:A take:tout enter:Z", "Z");
+    STEP(h, "par", SC_OK, "exit:Z take:tpar enter:B enter:r1 enter:x59 enter:r2 enter:y58", "B r1 x59 r2 y58");
+    /* Exit set spans words 2..3, entry set words 0..1. */
+    STEP(h, "jump", SC_OK, "exit:y58 exit:r2 exit:x59 exit:r1 exit:B take:tj enter:A enter:a65", "A a65");
+    sc_id ids[5] = { st(h, "y59"), st(h, "B"), st(h, "r1"), st(h, "x0"), st(h, "r2") };
+    EXPECT_STATUS(sc_machine_restore(m, ids, 5, false), SC_OK);
+    EXPECT_CONFIG(h, "B r1 x0 r2 y59");
+    sc_id rec[1] = { st(h, "a129") };
+    EXPECT_STATUS(sc_machine_restore_history(m, st(h, "Ah"), rec, 1), SC_OK);
+    STEP(h, "leave", SC_OK, "exit:y59 exit:r2 exit:x0 exit:r1 exit:B take:tleave enter:Z", "Z");
+    STEP(h, "back", SC_OK, "exit:Z take:tback enter:A enter:a129", "A a129");
+    EXPECT_STATUS(sc_machine_stop(m), SC_OK);
+    EXPECT_TRACE(h, "exit:a129 exit:A");
 }
 
 /* =========================================================================================
@@ -1842,6 +2013,9 @@ static const test_case tests[] = {
     TEST(test_history_shallow_default_content),
     TEST(test_history_deep_default_content),
     TEST(test_history_record_and_restore),
+    TEST(test_history_self_target_uses_value_recorded_on_exit),
+    TEST(test_history_internal_default_without_parent_entry),
+    TEST(test_history_shallow_in_parallel),
     TEST(test_history_default_content_runs_only_in_its_microstep),
     TEST(test_history_deep_across_parallel_regions),
     TEST(test_done_events_compound_parallel_and_halt),
@@ -1873,9 +2047,11 @@ static const test_case tests[] = {
     TEST(test_queue_raise_fifo_after_microstep),
     TEST(test_queue_dispatch_inside_action_is_queued),
     TEST(test_queue_post_outside_and_run_fifo),
+    TEST(test_queue_run_stops_when_halted),
     TEST(test_queue_internal_overflow),
     TEST(test_queue_done_event_dropped_when_full),
     TEST(test_static_allocation),
+    TEST(test_large_chart_multiword_bit_arrays),
     TEST(test_chart_check_accepts_built_charts),
     TEST(test_chart_check_rejects_parent_after_child),
     TEST(test_chart_check_rejects_bad_last_descendant),
