@@ -277,7 +277,8 @@ sc_status sc_machine_start(sc_machine *machine);
  * Processes one external event: selects and takes its transitions, then runs eventless
  * transitions and internal events until stable, then starts pending invocations.
  * Called from inside a callback, the event is appended to the external queue instead
- * (SC_QUEUED) and processed by the outermost sc_machine_dispatch()/sc_machine_run().
+ * (SC_QUEUED); it stays there until the host calls sc_machine_run() (the outer
+ * sc_machine_dispatch() does not drain the external queue).
  * Returns SC_OK, SC_UNHANDLED, SC_QUEUED, SC_HALTED or an error.
  */
 sc_status sc_machine_dispatch(sc_machine *machine, sc_event event);
