@@ -21,6 +21,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // MARK: - C core
@@ -37,6 +38,13 @@ let package = Package(
         .target(
             name: "Statechart",
             dependencies: ["CStateCore"]
+        ),
+
+        // Example charts written with the typed DSL: built, tested, and shown in the docs.
+        .target(
+            name: "StatechartExamples",
+            dependencies: ["Statechart"],
+            path: "Examples"
         ),
 
         // MARK: - SCXML importer
@@ -85,6 +93,7 @@ let package = Package(
         // MARK: - Tests
 
         .testTarget(name: "StatechartTests", dependencies: ["Statechart"]),
+        .testTarget(name: "StatechartExamplesTests", dependencies: ["StatechartExamples"]),
         .testTarget(name: "StatechartSCXMLTests", dependencies: ["StatechartSCXML"]),
         .testTarget(name: "StatechartECMAScriptTests", dependencies: ["StatechartECMAScript"]),
         .testTarget(name: "StatechartCLITests", dependencies: ["StatechartCLI"]),

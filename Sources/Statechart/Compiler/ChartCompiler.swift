@@ -34,6 +34,8 @@ struct ChartCompiler {
     var doneData: [Int: DoneData] = [:]
 
     static let maximumDepth = Int(UInt16.max)
+    /// The chart's start-up content, run as the root's initial transition content.
+    var startActions: [Action] = []
 
     // MARK: - Flattening
 
@@ -42,6 +44,7 @@ struct ChartCompiler {
                                    location: chart.location)
         nodes.append(Node(definition: root, parent: -1, depth: 0, lastDescendant: 0,
                           kind: SC_COMPOUND, path: chart.name))
+        startActions = chart.onStart
         if chart.states.isEmpty {
             fail(.emptyChart, 0, "a chart needs at least one state")
         }
@@ -246,6 +249,7 @@ struct ChartCompiler {
             guard let first = stateChildren.first else { return nil }
             targets = [first]
         }
+        if s == 0 { action = actionID(startActions) }
         if targets.isEmpty {
             fail(.invalidInitial, s, "the <initial> transition of \(describe(s)) needs a target")
             return nil

@@ -37,13 +37,18 @@ public struct ChartDefinition: Sendable {
     public var states: [StateDefinition]
     /// Where the `<scxml>` element is, for imported charts.
     public var location: SourceLocation?
+    /// Content run when the machine starts, before the initial states are entered (the initial
+    /// transition's content), e.g. to initialize a datamodel; its raised events are processed
+    /// in the first macrostep.
+    public var onStart: [Action]
 
     public init(name: String = "chart", initial: [String] = [], states: [StateDefinition],
-                location: SourceLocation? = nil) {
+                location: SourceLocation? = nil, onStart: [Action] = []) {
         self.name = name
         self.initial = initial
         self.states = states
         self.location = location
+        self.onStart = onStart
     }
 }
 

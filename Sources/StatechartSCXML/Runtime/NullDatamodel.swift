@@ -1,0 +1,205 @@
+import Foundation
+import Statechart
+
+/// The null datamodel (SCXML B.1): no data, and conditions are the `In(id)` predicate.
+///
+/// As an extension for host integration, conditions and `expr`-style attributes may also call
+/// a host function registered on the machine, with literal arguments (`isReady()`,
+/// `quota('disk', 3)`), and value attributes may be literals (`'text'`, `3`, `true`).
+/// Everything else (`<assign>`, `<script>`, `<foreach>`, `<data>`, locations) is rejected when
+/// the document is loaded.
+public final class NullDatamodel: SCXMLDatamodel {
+    public static let names = ["null"]
+    private unowned let services: SCXMLSessionServices
+
+    public init(services: SCXMLSessionServices) throws {
+        self.services = services
+    }
+
+    public static func check(_ document: SCXMLDocument) -> [SCXMLDiagnostic] {
+        var problems: [SCXMLDiagnostic] = []
+        func reject(_ location: SCXMLSourceLocation, _ element: String, _ what: String) {
+            problems.append(SCXMLDiagnostic(location: location, element: element,
+                message: "\(what) is not supported by the null datamodel; declare datamodel=\"ecmascript\" on <scxml>"))
+        }
+        func expression(_ text: String?, _ location: SCXMLSourceLocation, _ element: String, _ attribute: String) {
+            guard let text, NullExpression(text) == nil else { return }
+            problems.append(SCXMLDiagnostic(location: location, element: element,
+                message: "\(attribute)=\"\(text)\" is not a null-datamodel expression; use In('state'), a host function call or a literal, or declare datamodel=\"ecmascript\""))
+        }
+        func source(_ value: SCXMLValueSource?, _ location: SCXMLSourceLocation, _ element: String, _ attribute: String) {
+            if case .expression(let text)? = value { expression(text, location, element, attribute + "expr") }
+        }
+        SCXMLDocumentWalker.visit(document) { item in
+            switch item {
+            case .data(let data):
+                reject(data.sourceLocation, "data", "<data>")
+            case .script(let script):
+                reject(script.sourceLocation, "script", "<script>")
+            case .condition(let cond, let location, let element):
+                expression(cond, location, element, "cond")
+            case .executable(let executable):
+                switch executable {
+                case .assign(let node): reject(node.sourceLocation, "assign", "<assign>")
+                case .foreach(let node): reject(node.sourceLocation, "foreach", "<foreach>")
+                case .script(let node): reject(node.sourceLocation, "script", "<script>")
+                case .log(let node): expression(node.expr, node.sourceLocation, "log", "expr")
+                case .cancel(let node): source(node.sendID, node.sourceLocation, "cancel", "sendid")
+                case .send(let node):
+                    source(node.event, node.sourceLocation, "send", "event")
+                    source(node.target, node.sourceLocation, "send", "target")
+                    source(node.type, node.sourceLocation, "send", "type")
+                    source(node.delay, node.sourceLocation, "send", "delay")
+                    if case .location? = node.id { reject(node.sourceLocation, "send", "idlocation") }
+                    if !node.namelist.isEmpty { reject(node.sourceLocation, "send", "namelist") }
+                    if !node.params.isEmpty { reject(node.sourceLocation, "send", "<param>") }
+                    if case .expression? = node.content?.value { reject(node.sourceLocation, "content", "<content expr>") }
+                case .raise, .if: break
+                }
+            case .doneData(let done):
+                if !done.params.isEmpty { reject(done.sourceLocation, "donedata", "<param>") }
+                if case .expression? = done.content?.value { reject(done.sourceLocation, "content", "<content expr>") }
+            case .invoke(let invoke):
+                reject(invoke.sourceLocation, "invoke", "<invoke>")
+            }
+        }
+        return problems
+    }
+
+    public func initialize(_ data: [SCXMLData]) throws {
+        if let first = data.first { throw SCXMLExecutionError("the null datamodel has no data ('\(first.id)')") }
+    }
+
+    public func runScript(_ script: SCXMLScript) throws {
+        throw SCXMLExecutionError("the null datamodel cannot run <script>")
+    }
+
+    public func setEvent(_ event: SCXMLEvent) {}
+
+    public func evaluateCondition(_ expression: String) throws -> Bool {
+        switch try evaluate(expression) {
+        case .bool(let value): return value
+        case .null: return false
+        case .number(let n): return n != 0
+        case .string(let s): return !s.isEmpty
+        case .array, .object: return true
+        }
+    }
+
+    public func evaluate(_ expression: String) throws -> DataValue {
+        guard let parsed = NullExpression(expression) else {
+            throw SCXMLExecutionError("'\(expression)' is not a null-datamodel expression")
+        }
+        switch parsed {
+        case .literal(let value):
+            return value
+        case .call(let name, let arguments):
+            if name == "In" {
+                guard arguments.count == 1, case .string(let id) = arguments[0] else {
+                    throw SCXMLExecutionError("In() takes one state id")
+                }
+                return .bool(services.isActive(id))
+            }
+            guard let function = services.hostFunctions[name] else {
+                throw SCXMLExecutionError("no host function named '\(name)' is registered")
+            }
+            do {
+                return try function(arguments)
+            } catch {
+                throw SCXMLExecutionError("host function '\(name)' failed: \(error)")
+            }
+        }
+    }
+
+    public func assign(_ location: String, _ value: SCXMLAssign.Value?) throws {
+        throw SCXMLExecutionError("the null datamodel has no locations ('\(location)')")
+    }
+
+    public func store(_ value: DataValue, at location: String) throws {
+        throw SCXMLExecutionError("the null datamodel has no locations ('\(location)')")
+    }
+
+    public func items(of arrayExpression: String) throws -> [DataValue] {
+        throw SCXMLExecutionError("the null datamodel has no arrays")
+    }
+
+    public func value(at location: String) throws -> DataValue {
+        throw SCXMLExecutionError("the null datamodel has no locations ('\(location)')")
+    }
+
+    public func value(ofInline content: SCXMLInlineContent) throws -> DataValue {
+        .string(content.rawText)
+    }
+}
+
+/// The tiny expression language of the null datamodel: a literal, or a call with literal
+/// arguments, where a bare identifier argument is taken as a string (`In(s1)` = `In('s1')`).
+enum NullExpression: Equatable {
+    case literal(DataValue)
+    case call(String, [DataValue])
+
+    init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let value = Self.literal(trimmed) {
+            self = .literal(value)
+            return
+        }
+        guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else { return nil }
+        let name = trimmed[..<open].trimmingCharacters(in: .whitespaces)
+        guard Self.isIdentifier(name) else { return nil }
+        let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
+        var arguments: [DataValue] = []
+        for part in Self.splitArguments(String(inner)) {
+            let argument = part.trimmingCharacters(in: .whitespaces)
+            if argument.isEmpty { continue }
+            if let value = Self.literal(argument) {
+                arguments.append(value)
+            } else if Self.isIdentifier(argument) {
+                arguments.append(.string(argument))
+            } else {
+                return nil
+            }
+        }
+        self = .call(name, arguments)
+    }
+
+    private static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.first, first.isLetter || first == "_" else { return false }
+        return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }
+    }
+
+    private static func literal(_ text: String) -> DataValue? {
+        if text.count >= 2, let q = text.first, q == "'" || q == "\"", text.last == q {
+            let body = text.dropFirst().dropLast()
+            return body.contains(q) ? nil : .string(String(body))
+        }
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        default: return Double(text).map { .number($0) }
+        }
+    }
+
+    private static func splitArguments(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quote: Character?
+        for ch in text {
+            if let q = quote {
+                if ch == q { quote = nil }
+                current.append(ch)
+            } else if ch == "'" || ch == "\"" {
+                quote = ch
+                current.append(ch)
+            } else if ch == "," {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(ch)
+            }
+        }
+        parts.append(current)
+        return parts
+    }
+}

@@ -1,0 +1,74 @@
+import Statechart
+
+/// Maps a parsed document onto a ``ChartDefinition``: the same states and transitions, with
+/// conditions and executable content turned into closures over the session's datamodel.
+struct SCXMLChartBuilder {
+    let session: SCXMLSession
+
+    func chart() -> ChartDefinition {
+        let document = session.document
+        let session = self.session
+        return ChartDefinition(name: document.name ?? document.sourceLocation.file, initial: document.initial,
+                               states: document.states.map(state), location: document.sourceLocation.chartLocation,
+                               onStart: [{ ctx in session.startUp(ctx: ctx) }])
+    }
+
+    private func state(_ s: SCXMLState) -> StateDefinition {
+        let kind: StateDefinition.Kind
+        switch s.kind {
+        case .state: kind = .state
+        case .parallel: kind = .parallel
+        case .final: kind = .final
+        case .history: kind = .history(s.historyType == .deep ? .deep : .shallow)
+        }
+        var definition = StateDefinition(s.id, kind: kind, initial: s.initial,
+                                         children: s.children.map(state), location: s.sourceLocation.chartLocation)
+        if s.kind == .history {
+            definition.initialTransition = s.transitions.first.map(transition)
+        } else {
+            definition.transitions = s.transitions.map(transition)
+            definition.initialTransition = s.initialElement.map { transition($0.transition) }
+        }
+        let session = self.session
+        var entry: [Action] = []
+        if session.document.binding == .late, s.datamodelElement != nil {
+            entry.append { ctx in session.initializeLateData(of: s, ctx: ctx) }
+        }
+        // Each <onentry>/<onexit> element is its own block: an error stops only that block.
+        for block in s.onEntry {
+            entry.append { ctx in session.run(block.actions, ctx: ctx) }
+        }
+        definition.onEntry = entry
+        for block in s.onExit {
+            definition.onExit.append { ctx in session.run(block.actions, ctx: ctx) }
+        }
+        if s.kind == .final, let done = s.doneData {
+            definition.doneData = { ctx in
+                session.prepare(ctx)
+                do {
+                    return try session.payload(namelist: [], params: done.params, content: done.content)
+                } catch {
+                    session.raiseError("error.execution", "<donedata>: \(error)", ctx: ctx)
+                    return nil
+                }
+            }
+        }
+        return definition
+    }
+
+    private func transition(_ t: SCXMLTransition) -> TransitionDefinition {
+        let session = self.session
+        var condition: Guard?
+        if let cond = t.cond {
+            condition = { ctx in session.condition(cond, ctx: ctx) }
+        }
+        let actions: [Action] = t.actions.isEmpty ? [] : [{ ctx in session.run(t.actions, ctx: ctx) }]
+        return TransitionDefinition(on: t.events, guard: condition, to: t.targets,
+                                    type: t.type == .internal ? .internal : .external, actions: actions,
+                                    location: t.sourceLocation.chartLocation)
+    }
+}
+
+extension SCXMLSourceLocation {
+    var chartLocation: SourceLocation { SourceLocation(file: file, line: line, column: column) }
+}

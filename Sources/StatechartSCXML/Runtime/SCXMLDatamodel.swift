@@ -1,0 +1,63 @@
+import Statechart
+
+/// A failure while executing content or evaluating an expression. The interpreter turns it into
+/// `error.execution` on the internal queue and stops the current block (SCXML 4.9).
+public struct SCXMLExecutionError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// What a datamodel may ask of the session it serves.
+public protocol SCXMLSessionServices: AnyObject {
+    /// The session id (`_sessionid`).
+    var sessionID: String { get }
+    /// The document's name (`_name`), or `nil`.
+    var name: String? { get }
+    /// Whether state `id` is active (the `In()` predicate).
+    func isActive(_ id: String) -> Bool
+    /// Loads the text of a `src` URI (`file:` resolved against the document's folder).
+    func loadResource(_ uri: String) throws -> String
+    /// Host functions registered on the machine, callable from expressions.
+    var hostFunctions: [String: SCXMLHostFunction] { get }
+}
+
+/// A Swift function a document's expressions may call by name.
+public typealias SCXMLHostFunction = @Sendable ([DataValue]) throws -> DataValue
+
+/// A datamodel: the expression language of a document's conditions and executable content
+/// (SCXML 5 and Appendix B). The null datamodel ships with this module; the ECMAScript one is in
+/// `StatechartECMAScript`; hosts may add their own and pass them to ``SCXMLMachine``.
+///
+/// A datamodel instance serves one session and is only called with the machine held, so it
+/// needs no locking.
+public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
+    /// The values of `<scxml datamodel>` this datamodel implements (e.g. `["null"]`).
+    static var names: [String] { get }
+    /// Checks, when the document is loaded, that everything it uses is supported; the
+    /// diagnostics name the unsupported element (file:line:column).
+    static func check(_ document: SCXMLDocument) -> [SCXMLDiagnostic]
+    init(services: SCXMLSessionServices) throws
+
+    /// Creates `<data>` of the whole document (early binding: `values` holds every `<datamodel>`;
+    /// late binding: called again per state on its first entry). Errors raise `error.execution`.
+    func initialize(_ data: [SCXMLData]) throws
+    /// Runs the document's top-level `<script>` (once, at start).
+    func runScript(_ script: SCXMLScript) throws
+    /// Makes `event` the value of `_event`.
+    func setEvent(_ event: SCXMLEvent)
+    /// Evaluates a condition (`cond`).
+    func evaluateCondition(_ expression: String) throws -> Bool
+    /// Evaluates a value expression (`expr`, `eventexpr`, ...).
+    func evaluate(_ expression: String) throws -> DataValue
+    /// `<assign>`.
+    func assign(_ location: String, _ value: SCXMLAssign.Value?) throws
+    /// Stores `value` at `location` (`idlocation`, `<foreach item>`).
+    func store(_ value: DataValue, at location: String) throws
+    /// The items of `<foreach array>`, a shallow copy.
+    func items(of arrayExpression: String) throws -> [DataValue]
+    /// The value of a location (`namelist`, `<param location>`).
+    func value(at location: String) throws -> DataValue
+    /// Evaluates `<content>`'s or `<data>`'s inline markup/text into a value.
+    func value(ofInline content: SCXMLInlineContent) throws -> DataValue
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Statechart
+
+/// Why a document could not be loaded: parse errors, constraints, or content its datamodel
+/// cannot run. Every diagnostic reads `file:line:column: error: message`.
+public struct SCXMLLoadError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    public var diagnostics: [SCXMLDiagnostic]
+
+    public init(diagnostics: [SCXMLDiagnostic]) { self.diagnostics = diagnostics }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    public var errorDescription: String? { description }
+}
+
+/// A running SCXML document: a ``Machine`` whose behaviour is the document's executable content,
+/// interpreted by its datamodel.
+///
+/// ```swift
+/// let machine = try SCXMLMachine(contentsOf: URL(fileURLWithPath: "scxml/examples/microwave.scxml"))
+/// machine.onLog { label, message in print(label ?? "log", message) }
+/// machine.onStateChange { state, entered in print(entered ? "enter" : "exit", state) }
+/// try machine.start()
+/// try machine.send("turn.on")
+/// print(machine.configuration)
+/// ```
+///
+/// Threading follows ``Machine``: any thread may send; callbacks run with the machine held, on
+/// the thread that sent (or on the scheduler's thread for delayed events).
+public final class SCXMLMachine: @unchecked Sendable {
+    // @unchecked: `session` is only used with `machine` held (see SCXMLSession).
+
+    /// How to load and run a document.
+    public struct Options: Sendable {
+        /// Datamodels that documents may declare; the first one serves documents that declare none.
+        public var datamodels: [any SCXMLDatamodel.Type] = [NullDatamodel.self]
+        /// Bounds of the underlying machine (queue sizes, runaway limit).
+        public var machine = MachineOptions()
+        /// Limits the parser enforces (size, nesting, number of states).
+        public var parserLimits = SCXMLParser.Limits.default
+        /// Host functions the document's expressions may call.
+        public var functions: [String: SCXMLHostFunction] = [:]
+
+        public init(datamodels: [any SCXMLDatamodel.Type] = [NullDatamodel.self]) {
+            self.datamodels = datamodels
+        }
+    }
+
+    /// The parsed document.
+    public let document: SCXMLDocument
+    /// The machine running it; use it for observers and configuration queries.
+    public let machine: Machine
+    /// This session's id (`_sessionid`).
+    public var sessionID: String { session.sessionID }
+
+    let session: SCXMLSession
+    private let finished = DispatchSemaphore(value: 0)
+    private static let sessionCounter = SessionCounter()
+
+    /// Loads the document at `url`; `file:` references resolve against its folder.
+    public convenience init(contentsOf url: URL, options: Options = Options()) throws {
+        let document: SCXMLDocument
+        do {
+            document = try SCXMLParser.parse(contentsOf: url, limits: options.parserLimits)
+        } catch {
+            throw SCXMLLoadError(diagnostics: error.diagnostics)
+        }
+        try self.init(document: document, baseURL: url.deletingLastPathComponent(), options: options)
+    }
+
+    /// Loads a document from a string; `fileName` appears in diagnostics.
+    public convenience init(string: String, fileName: String = "<string>", baseURL: URL? = nil,
+                            options: Options = Options()) throws {
+        try self.init(data: Data(string.utf8), fileName: fileName, baseURL: baseURL, options: options)
+    }
+
+    /// Loads a document from memory; `fileName` appears in diagnostics.
+    public convenience init(data: Data, fileName: String = "<data>", baseURL: URL? = nil,
+                            options: Options = Options()) throws {
+        let document: SCXMLDocument
+        do {
+            document = try SCXMLParser.parse(data: data, fileName: fileName, limits: options.parserLimits)
+        } catch {
+            throw SCXMLLoadError(diagnostics: error.diagnostics)
+        }
+        try self.init(document: document, baseURL: baseURL, options: options)
+    }
+
+    /// Prepares a parsed document: picks its datamodel, checks the document against it, and
+    /// compiles the chart. Nothing runs until ``start()``.
+    public init(document: SCXMLDocument, baseURL: URL? = nil, options: Options = Options()) throws {
+        self.document = document
+        let declared = document.datamodel
+        guard let datamodelType = declared.map({ name in options.datamodels.first { $0.names.contains(name) } })
+            ?? options.datamodels.first else {
+            let available = options.datamodels.flatMap { $0.names }.joined(separator: ", ")
+            throw SCXMLLoadError(diagnostics: [SCXMLDiagnostic(location: document.sourceLocation, element: "scxml",
+                message: "datamodel \"\(declared ?? "")\" is not available (available: \(available)); link StatechartECMAScript and pass ECMAScriptDatamodel.self in SCXMLMachine.Options.datamodels for \"ecmascript\"")])
+        }
+        let problems = datamodelType.check(document)
+        if !problems.isEmpty { throw SCXMLLoadError(diagnostics: problems.sorted { $0.location < $1.location }) }
+
+        session = SCXMLSession(document: document, baseURL: baseURL,
+                               sessionID: Self.sessionCounter.next(), hostFunctions: options.functions)
+        let chart: CompiledChart
+        do {
+            chart = try CompiledChart(SCXMLChartBuilder(session: session).chart())
+        } catch let error as ChartCompilationError {
+            throw SCXMLLoadError(diagnostics: error.errors.map { error in
+                let location = error.location.map { SCXMLSourceLocation(file: $0.file, line: $0.line, column: $0.column) }
+                    ?? document.sourceLocation
+                return SCXMLDiagnostic(location: location, element: "scxml", message: error.message)
+            })
+        }
+        machine = Machine(chart, options: options.machine)
+        session.machine = machine
+        do {
+            session.datamodel = try datamodelType.init(services: session)
+        } catch {
+            throw SCXMLLoadError(diagnostics: [SCXMLDiagnostic(location: document.sourceLocation, element: "scxml",
+                message: "the \(datamodelType.names.first ?? "") datamodel could not start: \(error)")])
+        }
+        let topLevelFinals = Set(document.states.filter { $0.kind == .final }.map(\.id))
+        let finished = self.finished
+        machine.onStateChange { state, entered in
+            if entered && topLevelFinals.contains(state) { finished.signal() }
+        }
+    }
+
+    /// Initializes the datamodel (early binding), runs the top-level script, and enters the
+    /// initial configuration. Data or script errors become `error.execution` events.
+    public func start() throws {
+        try machine.start()
+    }
+
+    /// Sends an external event with optional data; returns once its macrostep has completed.
+    @discardableResult
+    public func send(_ name: String, data: DataValue? = nil) throws -> SendOutcome {
+        try machine.send(Event(name, payload: SCXMLEvent(name: name, type: .external, data: data)))
+    }
+
+    /// Sends an SCXML event as is (origin, sendid, invokeid, ...).
+    @discardableResult
+    public func send(_ event: SCXMLEvent) throws -> SendOutcome {
+        try machine.send(Event(event.name, payload: event))
+    }
+
+    /// The active atomic states, in document order.
+    public var configuration: [String] { machine.configuration }
+
+    /// Whether state `id` is active.
+    public func isActive(_ id: String) -> Bool { machine.isActive(id) }
+
+    /// Whether the machine has reached a top-level final state.
+    public var isFinished: Bool { machine.isFinished }
+
+    /// Waits until the machine reaches a top-level final state or `timeout` passes; returns
+    /// whether it finished. Delayed events keep firing meanwhile.
+    public func waitUntilFinished(timeout: Duration) -> Bool {
+        if isFinished { return true }
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        if finished.wait(timeout: .now() + seconds) == .success {
+            finished.signal()   // later waiters see it too
+            return true
+        }
+        return isFinished
+    }
+
+    /// Calls `handler` for every `<log>` the document executes.
+    public func onLog(_ handler: @escaping @Sendable (_ label: String?, _ message: String) -> Void) {
+        session.hooks.withLock { $0.log = handler }
+    }
+
+    /// Calls `handler` for events the document sends out of the machine (`#_parent`, other
+    /// sessions, external URIs). Return `false` when the target is unknown: the document then
+    /// gets `error.communication`.
+    public func onSend(_ handler: @escaping @Sendable (_ event: SCXMLEvent, _ target: String, _ type: String?) -> Bool) {
+        session.hooks.withLock { $0.send = handler }
+    }
+
+    /// Calls `observer` each time a state (by its id) is entered or exited.
+    @discardableResult
+    public func onStateChange(_ observer: @escaping @Sendable (_ state: String, _ entered: Bool) -> Void) -> ObserverToken {
+        machine.onStateChange(observer)
+    }
+}
+
+/// Process-wide session ids, unique and readable.
+final class SessionCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> String {
+        lock.withLock {
+            value += 1
+            return "\(value)"
+        }
+    }
+}
