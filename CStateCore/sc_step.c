@@ -414,17 +414,20 @@ void sc_step_exit_interpreter(sc_machine *m) {
  * that raised events. Bounded by max_steps so a runaway loop stops between two microsteps. */
 static sc_status complete_macrostep(sc_machine *m) {
     const sc_chart *c = m->chart;
-    uint32_t steps = 0;
+    uint32_t steps = 0;             /* eventless microsteps taken + internal events consumed */
     for (;;) {
         while (!m->halted) {
-            if (steps++ >= m->max_steps) return SC_ERR_RUNAWAY;
             select_transitions(m, NULL);
+            if (!m->enabled_count && m->internal.count == 0) break;    /* macrostepDone */
+            /* Counted only when there is work, so a macrostep of exactly max_steps steps
+             * completes; the next one is refused before it starts (between two microsteps). */
+            if (steps++ >= m->max_steps) return SC_ERR_RUNAWAY;
             if (m->enabled_count) {
                 microstep(m, NULL);
                 continue;
             }
             sc_event internal;
-            if (!sc_queue_pop(&m->internal, &internal)) break;
+            sc_queue_pop(&m->internal, &internal);
             select_transitions(m, &internal);
             if (m->enabled_count) microstep(m, &internal);
             release_event(m, &internal);

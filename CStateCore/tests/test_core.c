@@ -1210,6 +1210,43 @@ static void test_runaway_on_dispatch_machine_stays_usable(void) {
     EXPECT_STATUS(send(h, "stop"), SC_ERR_RUNAWAY);
 }
 
+/* idle --go--> s0 -> s1 -> s2 -> s3, eventless. */
+static harness *chain_machine(uint32_t max_steps, bool start_in_chain) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "idle");
+    cb_state(b, NULL, SC_ATOMIC, "s0");
+    cb_state(b, NULL, SC_ATOMIC, "s1");
+    cb_state(b, NULL, SC_ATOMIC, "s2");
+    cb_state(b, NULL, SC_ATOMIC, "s3");
+    if (start_in_chain) cb_initial(b, "scxml", "s0", false);
+    cb_trans(b, "idle", "go", "s0", 0, NULL, "tgo");
+    cb_trans(b, "s0", NULL, "s1", 0, NULL, "t01");
+    cb_trans(b, "s1", NULL, "s2", 0, NULL, "t12");
+    cb_trans(b, "s2", NULL, "s3", 0, NULL, "t23");
+    sc_options o = { 0, 0, max_steps };
+    return machine_with(b, &o);
+}
+
+/* max_steps bounds the microsteps (and internal events) of a macrostep: a macrostep of exactly
+ * max_steps eventless microsteps completes; one more is a runaway. */
+static void test_runaway_bound_is_exact(void) {
+    harness *h = chain_machine(3, true);
+    REQUIRE(h, "machine");
+    START(h, SC_OK, "enter:s0 exit:s0 take:t01 enter:s1 exit:s1 take:t12 enter:s2 exit:s2 take:t23 enter:s3", "s3");
+    h = chain_machine(2, true);
+    REQUIRE(h, "machine");
+    START(h, SC_ERR_RUNAWAY, "enter:s0 exit:s0 take:t01 enter:s1 exit:s1 take:t12 enter:s2", "s2");
+    /* The external event's own microstep is not an eventless one. */
+    h = chain_machine(3, false);
+    REQUIRE(h, "machine");
+    START(h, SC_OK, "enter:idle", "idle");
+    STEP(h, "go", SC_OK, "exit:idle take:tgo enter:s0 exit:s0 take:t01 enter:s1 exit:s1 take:t12 enter:s2 exit:s2 take:t23 enter:s3", "s3");
+    h = chain_machine(1, false);
+    REQUIRE(h, "machine");
+    START(h, SC_OK, "enter:idle", "idle");
+    STEP(h, "go", SC_ERR_RUNAWAY, "exit:idle take:tgo enter:s0 exit:s0 take:t01 enter:s1", "s1");
+}
+
 static void hook_ping(harness *h, const char *token, const sc_event *event) {
     (void)event;
     if (strncmp(token, "enter:", 6) == 0) sc_machine_raise(h->m, ev(h, "ping"));
@@ -2040,6 +2077,7 @@ static const test_case tests[] = {
     TEST(test_runaway_eventless_loop_on_start),
     TEST(test_runaway_on_dispatch_machine_stays_usable),
     TEST(test_runaway_internal_event_loop),
+    TEST(test_runaway_bound_is_exact),
     TEST(test_guards_false_skips_to_next_in_document_order),
     TEST(test_guards_first_true_stops_search),
     TEST(test_guards_then_ancestor),
