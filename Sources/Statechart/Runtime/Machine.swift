@@ -76,7 +76,7 @@ public final class Machine: @unchecked Sendable {
     // @unchecked: all mutable state lives in `runtime`, which is only touched with `gate` held.
     private let gate = ReentrantGate()
     let runtime: MachineRuntime
-    private var started = false
+    var started = false
 
     /// The compiled chart this machine runs.
     public let chart: CompiledChart
@@ -87,6 +87,8 @@ public final class Machine: @unchecked Sendable {
         self.runtime = MachineRuntime(chart: chart, options: options)
         runtime.owner = self
     }
+
+    var gateHeldByCurrentThread: Bool { gate.isHeldByCurrentThread }
 
     /// Runs `body` with the machine held; from inside the machine's own callbacks (which
     /// already hold it) runs `body` directly.
@@ -135,7 +137,7 @@ public final class Machine: @unchecked Sendable {
         try send(Event(name, payload: payload))
     }
 
-    private func dispatch(_ event: Event) throws -> SendOutcome {
+    func dispatch(_ event: Event) throws -> SendOutcome {
         let status = sc_machine_dispatch(runtime.core, runtime.coreEvent(event))
         try check(status)
         switch status {
@@ -147,7 +149,7 @@ public final class Machine: @unchecked Sendable {
         }
     }
 
-    private func drainPending() throws {
+    func drainPending() throws {
         var next = 0
         defer { runtime.externalQueue.removeAll(keepingCapacity: true) }
         while next < runtime.externalQueue.count {

@@ -1,0 +1,37 @@
+import Foundation
+import StatechartSCXML
+
+/// Loading shared by the commands: every datamodel the tool links, errors to standard error.
+enum Loading {
+    static var options: SCXMLMachine.Options {
+        SCXMLMachine.Options(datamodels: [NullDatamodel.self])
+    }
+
+    /// The machine for `path`, or the load errors (`file:line:column: error: message` lines).
+    static func machine(_ path: String) -> Result<SCXMLMachine, SCXMLLoadError> {
+        let url = URL(fileURLWithPath: path)
+        do {
+            return .success(try SCXMLMachine(contentsOf: url, options: options))
+        } catch let error as SCXMLLoadError {
+            return .failure(error)
+        } catch {
+            return .failure(SCXMLLoadError(diagnostics: [SCXMLDiagnostic(
+                location: SCXMLSourceLocation(file: path, line: 1, column: 1), element: "scxml", message: "\(error)")]))
+        }
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// `["a","b"]`
+    static func jsonList(_ items: [String]) -> String {
+        "[" + items.map { DataValue.quote($0) }.joined(separator: ",") + "]"
+    }
+}
+
+/// Writes a line to standard output and flushes it at once (consumers read line by line).
+func emit(_ line: String) {
+    print(line)
+    fflush(stdout)
+}

@@ -1,1 +1,0 @@
-print("statechart: not built yet")
