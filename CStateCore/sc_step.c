@@ -324,9 +324,13 @@ static void enter_final_state(sc_machine *m, sc_id s) {
         return;
     }
     sc_event done = { c->states[parent].done_event, 0, 0 };
-    if ((c->states[s].flags & SC_STATE_HAS_DONEDATA) && m->host.done_data)
-        m->host.done_data(m->host.context, m, s, &done);
-    if (done.id != SC_NONE) raise_core_event(m, done);
+    /* donedata is evaluated only for an event that will carry it: a payload filled for a parent
+     * without a done event would never reach host->release. */
+    if (done.id != SC_NONE) {
+        if ((c->states[s].flags & SC_STATE_HAS_DONEDATA) && m->host.done_data)
+            m->host.done_data(m->host.context, m, s, &done);
+        raise_core_event(m, done);
+    }
     sc_id grandparent = c->states[parent].parent;
     if (grandparent != SC_NONE && c->states[grandparent].kind == SC_PARALLEL &&
         is_in_final_state(m, grandparent)) {

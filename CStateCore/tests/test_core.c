@@ -92,6 +92,7 @@ struct harness {
     hook_fn hook;                   /* called after each action/invoke token is traced */
     uint32_t releases;
     uintptr_t done_data;            /* what the done_data callback stores in done->data */
+    uint32_t done_data_calls;
 };
 
 /* Everything a test allocates is released after it, even when it returns early. */
@@ -225,6 +226,7 @@ static void host_done_data(void *context, sc_machine *m, sc_id final_state, sc_e
     (void)m;
     (void)final_state;
     done->data = h->done_data;
+    h->done_data_calls++;
 }
 
 static void host_release(void *context, sc_machine *m, const sc_event *event) {
@@ -754,6 +756,62 @@ static void test_done_event_carries_donedata(void) {
     h->hook = hook_record_data;
     START(h, SC_OK, "enter:c enter:c1", "c c1");
     STEP(h, "fin", SC_OK, "exit:c1 take:tfin enter:cf take:td data=42", "c cf");
+}
+
+/* A parent without a done event (done_event SC_NONE): no event, so no payload to fill (the host
+ * would never get it back through release). */
+static void test_done_no_event_no_donedata(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "c");
+    cb_state(b, "c", SC_ATOMIC, "c1");
+    cb_state(b, "c", SC_FINAL, "cf");
+    cb_flags(b, "cf", SC_STATE_HAS_DONEDATA);
+    cb_trans(b, "c1", "fin", "cf", 0, NULL, "tfin");
+    REQUIRE(cb_finish(b), "builder: %s", b->error);
+    b->states[cb_find_state(b, "c")].done_event = SC_NONE;
+    MACHINE(h, b, NULL);
+    h->done_data = 7;
+    START(h, SC_OK, "enter:c enter:c1", "c c1");
+    STEP(h, "fin", SC_OK, "exit:c1 take:tfin enter:cf", "c cf");
+    EXPECT_EQ_U(sc_machine_internal_count(h->m), 0);
+    EXPECT_EQ_U(h->done_data_calls, 0);
+    /* With the event the payload is filled once and released once the event is consumed. */
+    cb_builder *b2 = new_chart();
+    cb_state(b2, NULL, SC_COMPOUND, "c");
+    cb_state(b2, "c", SC_ATOMIC, "c1");
+    cb_state(b2, "c", SC_FINAL, "cf");
+    cb_flags(b2, "cf", SC_STATE_HAS_DONEDATA);
+    cb_trans(b2, "c1", "fin", "cf", 0, NULL, "tfin");
+    MACHINE(h2, b2, NULL);
+    START(h2, SC_OK, "enter:c enter:c1", "c c1");
+    STEP(h2, "fin", SC_OK, "exit:c1 take:tfin enter:cf", "c cf");
+    EXPECT_EQ_U(h2->done_data_calls, 1);
+    EXPECT_EQ_U(h2->releases, 2);           /* fin and done.state.c */
+}
+
+/* A recorded shallow child is entered by default: its <initial> content runs. */
+static void test_history_shallow_value_entered_by_default(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "S");
+    cb_state(b, "S", SC_HISTORY_SHALLOW, "Sh");
+    cb_state(b, "S", SC_COMPOUND, "S1");
+    cb_state(b, "S1", SC_ATOMIC, "S1a");
+    cb_state(b, "S1", SC_ATOMIC, "S1b");
+    cb_state(b, "S", SC_ATOMIC, "S2");
+    cb_state(b, NULL, SC_ATOMIC, "O");
+    cb_initial(b, "scxml", "O", false);
+    cb_initial(b, "Sh", "S2", false);
+    cb_initial(b, "S1", "S1b", true);
+    cb_trans(b, "O", "s", "S1a", 0, NULL, "ts");
+    cb_trans(b, "S", "out", "O", 0, NULL, "tout");
+    cb_trans(b, "O", "sh", "Sh", 0, NULL, "tsh");
+    MACHINE(h, b, NULL);
+    START(h, SC_OK, "enter:O", "O");
+    /* S1 is an ancestor of the target, not entered by default: no init:S1. */
+    STEP(h, "s", SC_OK, "exit:O take:ts enter:S enter:S1 enter:S1a", "S S1 S1a");
+    STEP(h, "out", SC_OK, "exit:S1a exit:S1 exit:S take:tout enter:O", "O");
+    /* addDescendantStatesToEnter(S1) for the value [S1]: statesForDefaultEntry gets S1. */
+    STEP(h, "sh", SC_OK, "exit:O take:tsh enter:S enter:S1 init:S1 enter:S1b", "S S1 S1b");
 }
 
 static void test_done_top_level_final_on_start(void) {
@@ -2055,8 +2113,10 @@ static const test_case tests[] = {
     TEST(test_history_shallow_in_parallel),
     TEST(test_history_default_content_runs_only_in_its_microstep),
     TEST(test_history_deep_across_parallel_regions),
+    TEST(test_history_shallow_value_entered_by_default),
     TEST(test_done_events_compound_parallel_and_halt),
     TEST(test_done_event_carries_donedata),
+    TEST(test_done_no_event_no_donedata),
     TEST(test_done_top_level_final_on_start),
     TEST(test_done_stop_runs_exit_interpreter),
     TEST(test_done_nested_parallel_grandparent_only),
