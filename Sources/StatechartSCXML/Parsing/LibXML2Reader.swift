@@ -24,9 +24,14 @@ private final class LibXML2ErrorCollector {
 
     var errors: [Entry] = []
     var entityDeclaration: (name: String, line: Int, column: Int)?
+    /// After a fatal error libxml2 stops building the document but keeps scanning, and what it
+    /// reports then is mostly a consequence of the first error ("Premature end of data"), so only
+    /// errors up to the first fatal one are kept.
+    private var sawFatalError = false
 
     func record(_ error: xmlError) {
-        guard error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }  // warnings are not errors
+        guard error.level.rawValue >= XML_ERR_ERROR.rawValue, !sawFatalError else { return }  // warnings are not errors
+        if error.level.rawValue >= XML_ERR_FATAL.rawValue { sawFatalError = true }
         var message = error.message.map { String(cString: $0) } ?? "unknown XML error"
         while let last = message.last, last.isWhitespace { message.removeLast() }
         errors.append(Entry(line: Int(error.line), column: Int(error.int2), message: message))
