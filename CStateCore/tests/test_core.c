@@ -378,12 +378,14 @@ static void test_hierarchy_observers_wrap_actions(void) {
     cb_state(b, "s", SC_ATOMIC, "s1");
     cb_state(b, NULL, SC_ATOMIC, "t");
     cb_trans(b, "s1", "go", "t", 0, NULL, "t1");
+    cb_flags(b, "s1", SC_STATE_HAS_INVOKE);
     MACHINE(h, b, NULL);
     h->trace_observers = true;
     /* entered(s) when s joins the configuration, before its onentry. */
-    START(h, SC_OK, "entered:s enter:s entered:s1 enter:s1", "s s1");
-    /* onexit before leaving the configuration (exited after it); taken just before the content. */
-    STEP(h, "go", SC_OK, "exit:s1 exited:s1 exit:s exited:s taken:t1 take:t1 entered:t enter:t", "t");
+    START(h, SC_OK, "entered:s enter:s entered:s1 enter:s1 invoke:s1", "s s1");
+    /* exitStates per state: onexit, cancelInvoke, configuration.delete (then the observer);
+     * taken just before the transition content. */
+    STEP(h, "go", SC_OK, "exit:s1 cancel:s1 exited:s1 exit:s exited:s taken:t1 take:t1 entered:t enter:t", "t");
 }
 
 static void test_hierarchy_active_states_accessors(void) {
@@ -756,6 +758,27 @@ static void test_done_event_carries_donedata(void) {
     h->hook = hook_record_data;
     START(h, SC_OK, "enter:c enter:c1", "c c1");
     STEP(h, "fin", SC_OK, "exit:c1 take:tfin enter:cf take:td data=42", "c cf");
+}
+
+static void hook_raise_x_on_enter_cf(harness *h, const char *token, const sc_event *event) {
+    (void)event;
+    if (strcmp(token, "enter:cf") == 0) sc_machine_raise(h->m, ev(h, "x"));
+}
+
+/* enterStates runs the final state's onentry before enqueuing done.state: an event raised there
+ * comes first. */
+static void test_done_event_after_final_onentry_events(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "c");
+    cb_state(b, "c", SC_ATOMIC, "c1");
+    cb_state(b, "c", SC_FINAL, "cf");
+    cb_trans(b, "c1", "fin", "cf", 0, NULL, "tfin");
+    cb_trans(b, "c", "done.state.c", NULL, 0, NULL, "td");
+    cb_trans(b, "c", "x", NULL, 0, NULL, "tx");
+    MACHINE(h, b, NULL);
+    h->hook = hook_raise_x_on_enter_cf;
+    START(h, SC_OK, "enter:c enter:c1", "c c1");
+    STEP(h, "fin", SC_OK, "exit:c1 take:tfin enter:cf take:tx take:td", "c cf");
 }
 
 /* A parent without a done event (done_event SC_NONE): no event, so no payload to fill (the host
@@ -2116,6 +2139,7 @@ static const test_case tests[] = {
     TEST(test_history_shallow_value_entered_by_default),
     TEST(test_done_events_compound_parallel_and_halt),
     TEST(test_done_event_carries_donedata),
+    TEST(test_done_event_after_final_onentry_events),
     TEST(test_done_no_event_no_donedata),
     TEST(test_done_top_level_final_on_start),
     TEST(test_done_stop_runs_exit_interpreter),
