@@ -63,11 +63,16 @@ final class SourceLocationTests: XCTestCase {
     }
 
     func testLatin1DocumentsGetCharacterColumns() throws {
-        let text = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n\(scxmlRoot)>\n  <state id=\"\u{E9}\u{E9}\"/><final id=\"f\"/>\n</scxml>\n"
+        let text = """
+            <?xml version="1.0" encoding="ISO-8859-1"?>
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:\u{E9}="urn:e" version="1.0">
+              <state id="\u{E9}\u{E9}"/><final id="f"/><\u{E9}:x/><state id="g"/>
+            </scxml>
+            """
         let data = try XCTUnwrap(text.data(using: .isoLatin1))
         let document = try SCXMLParser.parse(data: data, fileName: "test.scxml")
-        XCTAssertEqual(document.states.map(\.id), ["\u{E9}\u{E9}", "f"])
-        XCTAssertEqual(document.states.map(\.sourceLocation), [at(3, 3), at(3, 19)])
+        XCTAssertEqual(document.states.map(\.id), ["\u{E9}\u{E9}", "f", "g"])
+        XCTAssertEqual(document.states.map(\.sourceLocation), [at(3, 3), at(3, 19), at(3, 40)])
     }
 
     func testFileNameOfParseContentsOfIsThePath() throws {

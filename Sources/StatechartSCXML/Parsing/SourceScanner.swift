@@ -41,6 +41,8 @@ struct SourceText {
             if bytes.first == 0xEF { bytes.removeFirst(min(3, bytes.count)) }
             isSingleByte = false
         } else if let encoding = declaredEncoding(), !encoding.hasPrefix("utf") {
+            // ISO-8859-x, windows-125x, ASCII: one byte per character. (For multi-byte legacy
+            // encodings such as Shift_JIS, columns then count bytes.)
             bytes = raw
             isSingleByte = true
         } else {
@@ -133,6 +135,17 @@ struct SourceScanner {
         return nil
     }
 
+    /// The text of `bytes[start..<end]`, decoded as UTF-8, or byte by byte as ISO-8859-1.
+    private func text(from start: Int, to end: Int) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if isSingleByte {
+            var scalars = String.UnicodeScalarView()
+            for byte in slice { scalars.append(Unicode.Scalar(byte)) }
+            return String(scalars)
+        }
+        return String(decoding: slice, as: UTF8.self)
+    }
+
     private static func isNameEnd(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "/")
             || byte == UInt8(ascii: ">")
@@ -184,8 +197,7 @@ struct SourceScanner {
             } else {
                 var nameEnd = open + 1
                 while nameEnd < bytes.count && !Self.isNameEnd(bytes[nameEnd]) { nameEnd += 1 }
-                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<nameEnd]), as: UTF8.self)
-                let tag = Tag(name: name, line: line, column: column)
+                let tag = Tag(name: text(from: open + 1, to: nameEnd), line: line, column: column)
                 if depth + 1 > maxDepth {
                     result.tooDeep = tag
                     return result
@@ -237,9 +249,7 @@ struct SourceScanner {
                 {
                     nameEnd += 1
                 }
-                let name = String(
-                    decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
-                return Tag(name: name, line: line, column: column)
+                return Tag(name: text(from: nameStart, to: nameEnd), line: line, column: column)
             } else if byte == UInt8(ascii: "[") {
                 inSubset = true
             } else if byte == UInt8(ascii: "]") {
