@@ -1,4 +1,5 @@
 import Foundation
+import Statechart
 import StatechartSCXML
 
 /// Loading shared by the commands: every datamodel the tool links, errors to standard error.
@@ -11,12 +12,16 @@ enum Loading {
     static func machine(_ path: String) -> Result<SCXMLMachine, SCXMLLoadError> {
         let url = URL(fileURLWithPath: path)
         do {
-            return .success(try SCXMLMachine(contentsOf: url, options: options))
+            // Read here so diagnostics name the file as the user wrote it.
+            let data = try Data(contentsOf: url)
+            return .success(try SCXMLMachine(data: data, fileName: path, baseURL: url.deletingLastPathComponent(),
+                                             options: options))
         } catch let error as SCXMLLoadError {
             return .failure(error)
         } catch {
             return .failure(SCXMLLoadError(diagnostics: [SCXMLDiagnostic(
-                location: SCXMLSourceLocation(file: path, line: 1, column: 1), element: "scxml", message: "\(error)")]))
+                location: SCXMLSourceLocation(file: path, line: 1, column: 1), element: "scxml",
+                message: "cannot read the file: \(error.localizedDescription)")]))
         }
     }
 
@@ -32,6 +37,5 @@ enum Loading {
 
 /// Writes a line to standard output and flushes it at once (consumers read line by line).
 func emit(_ line: String) {
-    print(line)
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
