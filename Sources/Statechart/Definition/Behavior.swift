@@ -1,3 +1,5 @@
+import CStateCore
+
 /// Executable content: runs during a microstep with the machine's lock held.
 ///
 /// Actions must not block on the machine from another thread; to trigger more work they
@@ -66,10 +68,14 @@ public struct ActionContext {
     /// The event that triggered the current microstep; `nil` for eventless transitions and the
     /// initial entry.
     public let event: Event?
+    /// The core's view of `event` (interned id and payload slot), so typed layers can map it
+    /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.
+    let coreEvent: sc_event
 
-    init(runtime: MachineRuntime, event: Event?) {
+    init(runtime: MachineRuntime, event: Event?, coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
         self.runtime = runtime
         self.event = event
+        self.coreEvent = coreEvent
     }
 
     /// Appends `event` to the internal queue: processed within the current macrostep, after

@@ -12,21 +12,23 @@ extension Machine {
     /// ```
     @discardableResult
     public func step(_ event: Event) throws -> SendOutcome {
-        if gateHeldByCurrentThread {
+        try gate.withLock(ifReentered: {
             runtime.postFromAction(event)
             return .queued
-        }
-        return try access {
-            guard started else { throw MachineError.notStarted }
-            return try dispatch(event)
+        }) {
+            guard runtime.started else { throw MachineError.notStarted }
+            let outcome = try dispatch(runtime.coreEvent(event))
+            finishMacrostep()
+            return outcome
         }
     }
 
     /// Runs the events queued by the machine's own actions, each to completion, in order.
     public func processQueuedEvents() throws {
         try access {
-            guard started else { throw MachineError.notStarted }
-            try drainPending()
+            guard runtime.started else { throw MachineError.notStarted }
+            if !runtime.externalQueue.isEmpty { try drainPending() }
+            finishMacrostep()
         }
     }
 

@@ -1,6 +1,10 @@
 import CStateCore
 
 /// Sizes and bounds of a running machine.
+///
+/// ```swift
+/// let machine = Machine(chart, options: MachineOptions(maximumStepsPerMacrostep: 1_000))
+/// ```
 public struct MachineOptions: Sendable {
     /// Events raised (`raise`, done events) that may wait within one macrostep.
     public var internalQueueCapacity: Int = 256
@@ -10,6 +14,7 @@ public struct MachineOptions: Sendable {
     /// Capacity of the core's own external queue (used by C hosts; Swift queues its own).
     public var externalQueueCapacity: Int = 16
 
+    /// Options with the given bounds; the defaults suit almost every chart.
     public init(internalQueueCapacity: Int = 256, maximumStepsPerMacrostep: Int = 100_000) {
         self.internalQueueCapacity = internalQueueCapacity
         self.maximumStepsPerMacrostep = maximumStepsPerMacrostep
@@ -17,6 +22,10 @@ public struct MachineOptions: Sendable {
 }
 
 /// Why a machine could not do what it was asked.
+///
+/// ```swift
+/// do { try machine.send("go") } catch MachineError.notStarted { try machine.start() }
+/// ```
 public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A macrostep exceeded ``MachineOptions/maximumStepsPerMacrostep``: eventless transitions
     /// or raised events kept enabling each other. The machine stopped between two microsteps,
@@ -44,6 +53,10 @@ public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What became of an event given to ``Machine/send(_:)``.
+///
+/// ```swift
+/// if try machine.send("coin") == .unhandled { print("ignored in \(machine.configuration)") }
+/// ```
 public enum SendOutcome: Sendable, Equatable {
     /// The event enabled at least one transition (the macrostep has completed).
     case handled
@@ -54,6 +67,9 @@ public enum SendOutcome: Sendable, Equatable {
     case queued
     /// The machine had already reached a top-level final state; the event was ignored.
     case halted
+
+    /// Whether the event enabled a transition.
+    public var isHandled: Bool { self == .handled }
 }
 
 /// A running statechart.
@@ -72,40 +88,61 @@ public enum SendOutcome: Sendable, Equatable {
 /// with the machine held; when they send to the same machine, the event is queued
 /// (``SendOutcome/queued``) and processed after the current macrostep, never re-entrantly and
 /// without deadlock. An action must not wait for another thread that sends to this machine.
+/// See <doc:ThreadingContract>.
 public final class Machine: @unchecked Sendable {
-    // @unchecked: all mutable state lives in `runtime`, which is only touched with `gate` held.
-    private let gate = ReentrantGate()
+    // @unchecked: all mutable state lives in `runtime`, which is only touched with `gate` held;
+    // the scheduler has its own lock.
+    let gate = ReentrantGate()
     let runtime: MachineRuntime
-    var started = false
+    let scheduler: DelayedEventScheduler
+    /// The typed ``StateMachine`` wrapping this machine, if any (set once, before sharing).
+    weak var typedOwner: AnyObject?
 
     /// The compiled chart this machine runs.
     public let chart: CompiledChart
 
     /// Creates a machine for `chart`; call ``start()`` to enter its initial configuration.
-    public init(_ chart: CompiledChart, options: MachineOptions = MachineOptions()) {
+    ///
+    /// - Parameters:
+    ///   - options: queue sizes and the runaway bound.
+    ///   - clock: the clock delayed events use (``SystemClock`` fires on its own; a
+    ///     ``TestClock`` fires when a test advances it).
+    public init(_ chart: CompiledChart, options: MachineOptions = MachineOptions(),
+                clock: any MachineClock = SystemClock.shared) {
         self.chart = chart
         self.runtime = MachineRuntime(chart: chart, options: options)
+        self.scheduler = DelayedEventScheduler(clock: clock)
         runtime.owner = self
+        scheduler.machine = self
     }
 
-    var gateHeldByCurrentThread: Bool { gate.isHeldByCurrentThread }
+    deinit {
+        scheduler.cancelAll()
+        for finish in runtime.observers.takeFinishers() { finish() }
+    }
 
     /// Runs `body` with the machine held; from inside the machine's own callbacks (which
     /// already hold it) runs `body` directly.
     @inline(__always)
     func access<T>(_ body: () throws -> T) rethrows -> T {
-        if gate.isHeldByCurrentThread { return try body() }
-        return try gate.withLock(body)
+        try gate.withLock(ifReentered: body, body)
     }
 
     /// Enters the initial configuration and completes the first macrostep.
+    ///
+    /// ```swift
+    /// let machine = Machine(chart)
+    /// machine.onStateChange { print($1 ? "enter" : "exit", $0) }   // observe the initial entry too
+    /// try machine.start()
+    /// ```
     /// - Throws: ``MachineError/alreadyStarted``, ``MachineError/runaway(steps:configuration:)``.
     public func start() throws {
         try access {
-            guard !started else { throw MachineError.alreadyStarted }
-            started = true
+            guard !runtime.started else { throw MachineError.alreadyStarted }
+            runtime.started = true
             try check(sc_machine_start(runtime.core))
-            try drainPending()
+            if !runtime.externalQueue.isEmpty { try drainPending() }
+            finishMacrostep()
         }
     }
 
@@ -117,41 +154,86 @@ public final class Machine: @unchecked Sendable {
     /// - Returns: whether the event was handled, unhandled, queued (sent from inside this
     ///   machine's own actions) or ignored because the machine has halted.
     /// - Throws: ``MachineError`` for a runaway macrostep, a full queue, or a machine not started.
+    /// - Complexity: one macrostep; the name is looked up in a hash table (strings are hashed).
+    ///   Typed machines skip the lookup: see ``StateMachine/send(_:)``.
     @discardableResult
     public func send(_ event: Event) throws -> SendOutcome {
-        if gate.isHeldByCurrentThread {
-            runtime.postFromAction(event)
-            return .queued
-        }
-        return try gate.withLock {
-            guard started else { throw MachineError.notStarted }
-            let outcome = try dispatch(event)
-            try drainPending()
-            return outcome
-        }
+        try submit(event, typed: nil, known: nil)
     }
 
     /// Sends the event `name` with an optional payload.
+    ///
+    /// ```swift
+    /// try machine.send("deposit", payload: 20)
+    /// ```
     @discardableResult
     public func send(_ name: String, payload: (any Sendable)? = nil) throws -> SendOutcome {
         try send(Event(name, payload: payload))
     }
 
-    func dispatch(_ event: Event) throws -> SendOutcome {
-        let status = sc_machine_dispatch(runtime.core, runtime.coreEvent(event))
-        try check(status)
-        switch status {
-        case SC_UNHANDLED:
-            runtime.observers.unhandled(event)
-            return .unhandled
-        case SC_HALTED: return .halted
-        default: return .handled
+    /// The general send path: queues when called from a callback, else processes `event`.
+    func submit(_ event: Event, typed: (any Sendable)?, known: (id: UInt32, exact: Bool)?) throws -> SendOutcome {
+        try gate.withLock(ifReentered: {
+            runtime.postFromAction(event, typed: typed, known: known)
+            return .queued
+        }) {
+            guard runtime.started else { throw MachineError.notStarted }
+            return try process(runtime.coreEvent(event, typed: typed, known: known))
         }
     }
 
+    /// The allocation-free send path of typed machines: an interned event id with no payload.
+    @usableFromInline
+    func send(coreEventID id: UInt32) throws -> SendOutcome {
+        let event = sc_event(id: id, flags: 0, data: 0)
+        return try gate.withLock(ifReentered: {
+            runtime.externalQueue.append(event)
+            return .queued
+        }) {
+            try process(event)
+        }
+    }
+
+    /// Runs one external event's macrostep, then the events queued meanwhile. Gate held.
+    @inline(__always)
+    func process(_ event: sc_event) throws -> SendOutcome {
+        guard runtime.started else {
+            runtime.releaseSlot(event.data)
+            throw MachineError.notStarted
+        }
+        let outcome = try dispatch(event)
+        if !runtime.externalQueue.isEmpty { try drainPending() }
+        finishMacrostep()
+        return outcome
+    }
+
+    @inline(__always)
+    func dispatch(_ event: sc_event) throws -> SendOutcome {
+        let seen = runtime.observers.hasUnhandledObservers ? runtime.observed(event) : nil
+        let status = sc_machine_dispatch(runtime.core, event)
+        if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
+        switch status {
+        case SC_UNHANDLED:
+            if let seen { runtime.reportUnhandled(seen) }
+            return .unhandled
+        case SC_HALTED:
+            return .halted
+        default:
+            return .handled
+        }
+    }
+
+    /// Processes the events actions and observers queued, in order, including those queued
+    /// while draining. On an error the rest is dropped (their payloads released).
     func drainPending() throws {
         var next = 0
-        defer { runtime.externalQueue.removeAll(keepingCapacity: true) }
+        defer {
+            while next < runtime.externalQueue.count {
+                runtime.releaseSlot(runtime.externalQueue[next].data)
+                next += 1
+            }
+            runtime.externalQueue.removeAll(keepingCapacity: true)
+        }
         while next < runtime.externalQueue.count {
             let event = runtime.externalQueue[next]
             next += 1
@@ -159,14 +241,30 @@ public final class Machine: @unchecked Sendable {
         }
     }
 
-    private func check(_ status: sc_status) throws {
+    /// After a macrostep: honours a ``stop()`` requested from a callback, and once the machine
+    /// has halted cancels its delayed events and finishes its streams.
+    @inline(__always)
+    func finishMacrostep() {
+        if runtime.stopRequested {
+            runtime.stopRequested = false
+            runtime.clearExternalQueue()
+            _ = sc_machine_stop(runtime.core)
+        }
+        if !runtime.haltReported && sc_machine_is_halted(runtime.core) {
+            runtime.haltReported = true
+            scheduler.cancelAll()
+            for finish in runtime.observers.takeFinishers() { finish() }
+        }
+    }
+
+    func check(_ status: sc_status) throws {
         if let error = runtime.pendingError {
             runtime.pendingError = nil
             throw error
         }
         switch status {
         case SC_ERR_RUNAWAY:
-            runtime.externalQueue.removeAll()
+            runtime.clearExternalQueue()
             throw MachineError.runaway(steps: runtime.maximumSteps,
                                        configuration: runtime.activeStates(atomicOnly: true))
         case SC_ERR_QUEUE_FULL:
@@ -179,17 +277,37 @@ public final class Machine: @unchecked Sendable {
     }
 
     /// Exits every active state (running exit actions, cancelling invocations) and halts.
-    /// The configuration still shows where the machine stopped.
+    /// The configuration still shows where the machine stopped. Pending delayed events are
+    /// cancelled and transition streams finish.
+    ///
+    /// Called from one of the machine's own actions or observers, the stop happens once the
+    /// current macrostep has completed.
+    ///
+    /// ```swift
+    /// machine.stop()
+    /// machine.isFinished    // true
+    /// ```
     public func stop() {
         access {
-            runtime.externalQueue.removeAll()
-            _ = sc_machine_stop(runtime.core)
+            if sc_machine_is_busy(runtime.core) {
+                runtime.stopRequested = true
+                return
+            }
+            runtime.clearExternalQueue()
+            if runtime.started { _ = sc_machine_stop(runtime.core) }
+            runtime.haltReported = true
+            scheduler.cancelAll()
+            for finish in runtime.observers.takeFinishers() { finish() }
         }
     }
 
     // MARK: - Reading the configuration
 
     /// Whether state `id` is active. `false` for unknown ids.
+    ///
+    /// ```swift
+    /// machine.isActive("unlocked")    // true after "coin"
+    /// ```
     public func isActive(_ id: String) -> Bool { access { runtime.isActive(id) } }
 
     /// The active atomic states (leaves, final states included) in document order.
@@ -199,33 +317,8 @@ public final class Machine: @unchecked Sendable {
     public var activeStates: [String] { access { runtime.activeStates(atomicOnly: false) } }
 
     /// Whether ``start()`` has run.
-    public var isStarted: Bool { access { started } }
+    public var isStarted: Bool { access { runtime.started } }
 
     /// Whether the machine has reached a top-level final state (or was stopped).
     public var isFinished: Bool { access { sc_machine_is_halted(runtime.core) } }
-
-    // MARK: - Observers
-
-    /// Calls `observer` each time a state is entered (`entered` true) or exited.
-    @discardableResult
-    public func onStateChange(_ observer: @escaping @Sendable (_ state: String, _ entered: Bool) -> Void) -> ObserverToken {
-        access { runtime.observers.add(state: observer) }
-    }
-
-    /// Calls `observer` for each transition taken, before its actions run.
-    @discardableResult
-    public func onTransition(_ observer: @escaping @Sendable (TransitionRecord) -> Void) -> ObserverToken {
-        access { runtime.observers.add(transition: observer) }
-    }
-
-    /// Calls `observer` for each sent event that enabled no transition.
-    @discardableResult
-    public func onUnhandled(_ observer: @escaping @Sendable (Event) -> Void) -> ObserverToken {
-        access { runtime.observers.add(unhandled: observer) }
-    }
-
-    /// Stops calling the observer registered under `token`.
-    public func removeObserver(_ token: ObserverToken) {
-        access { runtime.observers.remove(token) }
-    }
 }

@@ -2,24 +2,45 @@ import CStateCore
 
 /// The state behind a ``Machine``: the C machine, the host callbacks it calls, and the table
 /// of event payloads the C queues refer to. Only touched while the machine's gate is held.
+///
+/// The hot properties are `@exclusivity(unchecked)`: the gate already serializes every access,
+/// and the dynamic exclusivity checks would otherwise cost more than the core's dispatch.
 final class MachineRuntime {
     let chart: CompiledChart
     let maximumSteps: Int
     private(set) var core: OpaquePointer!
     weak var owner: Machine?
 
-    /// Events whose payload or exact name the core cannot carry in an id: slot i is referenced
-    /// by `sc_event.data == i + 1` and freed when the core releases the event.
-    private var slots: [Event?] = []
-    private var freeSlots: [Int] = []
+    /// An event the core cannot carry in its id alone: a payload, a name the chart does not
+    /// mention exactly, or a typed value a typed machine wants back.
+    struct Slot {
+        var event: Event
+        var typed: (any Sendable)?
+    }
+
+    /// Slot i is referenced by `sc_event.data == i + 1` and freed when the core releases the event.
+    @exclusivity(unchecked) private var slots: [Slot?] = []
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
 
     /// Set when a queue overflowed inside a callback; reported by the current send.
-    var pendingError: MachineError?
+    @exclusivity(unchecked) var pendingError: MachineError?
     /// Transitions taken during the current send, when someone asked for them.
-    var recordTransitions = false
-    var takenTransitions: [Int] = []
+    @exclusivity(unchecked) var recordTransitions = false
+    @exclusivity(unchecked) var takenTransitions: [(index: Int, event: ObservedEvent)] = []
 
-    var observers = ObserverList()
+    @exclusivity(unchecked) var observers = ObserverList()
+
+    /// Whether ``Machine/start()`` (or a restore) has run.
+    @exclusivity(unchecked) var started = false
+    /// Whether the halt has been handled (delayed events cancelled, streams finished).
+    @exclusivity(unchecked) var haltReported = false
+    /// ``Machine/stop()`` was called from a callback: stop once the macrostep completes.
+    @exclusivity(unchecked) var stopRequested = false
+
+    /// The machine's external queue: events sent while the machine is held (by its own
+    /// actions and observers), processed in order once the current macrostep completes.
+    /// Each entry already holds its payload slot; the slot is freed when the core releases it.
+    @exclusivity(unchecked) var externalQueue: [sc_event] = []
 
     init(chart: CompiledChart, options: MachineOptions) {
         self.chart = chart
@@ -71,56 +92,103 @@ final class MachineRuntime {
     // MARK: - Events between Swift and the core
 
     /// The core's view of `event`: its interned id, plus a payload slot when the id alone
-    /// does not reproduce the event (payload, or a name the chart does not mention).
-    func coreEvent(_ event: Event) -> sc_event {
-        let (id, exact) = chart.events.lookup(event.name)
-        if exact && event.payload == nil { return sc_event(id: id, flags: 0, data: 0) }
+    /// does not reproduce the event (payload, typed value, or a name the chart does not mention).
+    ///
+    /// - Parameter known: the event's id and exactness when the caller has already looked it up
+    ///   (typed machines keep a table), so no string work is needed.
+    func coreEvent(_ event: Event, typed: (any Sendable)? = nil,
+                   known: (id: UInt32, exact: Bool)? = nil) -> sc_event {
+        let (id, exact) = known ?? chart.events.lookup(event.name)
+        if exact && event.payload == nil && typed == nil { return sc_event(id: id, flags: 0, data: 0) }
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            slots[slot] = event
+            slots[slot] = Slot(event: event, typed: typed)
         } else {
             slot = slots.count
-            slots.append(event)
+            slots.append(Slot(event: event, typed: typed))
         }
         return sc_event(id: id, flags: 0, data: UInt(slot + 1))
     }
 
+    /// The Swift event for a core event; valid while the core holds the event.
     func swiftEvent(_ event: UnsafePointer<sc_event>?) -> Event? {
-        guard let event = event?.pointee else { return nil }
-        if event.data != 0, let stored = slots[Int(event.data) - 1] { return stored }
+        guard let event else { return nil }
+        return swiftEvent(event.pointee)
+    }
+
+    func swiftEvent(_ event: sc_event) -> Event? {
+        if event.id == SC_NONE { return nil }
+        if event.data != 0, let stored = slots[Int(event.data) - 1] { return stored.event }
+        if event.id == SC_EVENT_UNKNOWN { return nil }
         return Event(chart.eventNames[Int(event.id)])
     }
 
-    private func releaseSlot(_ data: UInt) {
+    /// The typed value attached to a core event's slot, if any; valid while the core holds the event.
+    func typedValue(_ event: sc_event) -> (any Sendable)? {
+        guard event.data != 0 else { return nil }
+        return slots[Int(event.data) - 1]?.typed
+    }
+
+    func observed(_ event: sc_event) -> ObservedEvent {
+        ObservedEvent(event: swiftEvent(event), raw: event, typed: typedValue(event))
+    }
+
+    /// The Swift event and typed value for an event still owned by the core, for snapshots.
+    func slotContents(_ event: sc_event) -> (event: Event, typed: (any Sendable)?)? {
+        guard let swift = swiftEvent(event) else { return nil }
+        return (swift, typedValue(event))
+    }
+
+    func releaseSlot(_ data: UInt) {
         guard data != 0 else { return }
         slots[Int(data) - 1] = nil
         freeSlots.append(Int(data) - 1)
     }
 
+    /// Drops the events waiting in the Swift external queue, freeing their slots.
+    func clearExternalQueue() {
+        for event in externalQueue { releaseSlot(event.data) }
+        externalQueue.removeAll()
+    }
+
     // MARK: - Callbacks
 
+    private func context(_ event: UnsafePointer<sc_event>?) -> ActionContext {
+        guard let event else { return ActionContext(runtime: self, event: nil) }
+        return ActionContext(runtime: self, event: swiftEvent(event.pointee), coreEvent: event.pointee)
+    }
+
     private func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
-        chart.guards[id](ActionContext(runtime: self, event: swiftEvent(event)))
+        chart.guards[id](context(event))
+    }
+
+    /// Evaluates guard `id` outside a microstep (for ``Machine/canHandle(_:)``).
+    func evaluateGuard(_ id: Int, event: sc_event) -> Bool {
+        chart.guards[id](ActionContext(runtime: self, event: swiftEvent(event), coreEvent: event))
     }
 
     private func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
-        let context = ActionContext(runtime: self, event: swiftEvent(event))
+        let context = context(event)
         for action in chart.actions[id] { action(context) }
     }
 
     private func stateChanged(_ state: Int, entered: Bool) {
-        observers.stateChanged(chart.stateIDs[state], entered: entered)
+        guard observers.hasStateObservers else { return }
+        let list = observers.stateObservers
+        for (_, observer) in list { observer(state, entered) }
     }
 
     private func transitionTaken(_ transition: Int, _ event: UnsafePointer<sc_event>?) {
-        if recordTransitions { takenTransitions.append(transition) }
-        if observers.hasTransitionObservers {
-            observers.transitionTaken(TransitionRecord(chart: chart, index: transition, event: swiftEvent(event)))
-        }
+        let wanted = recordTransitions || observers.hasTransitionObservers
+        guard wanted else { return }
+        let seen = event.map { observed($0.pointee) } ?? .none
+        if recordTransitions { takenTransitions.append((transition, seen)) }
+        let list = observers.transitionObservers
+        for (_, observer) in list { observer(transition, seen) }
     }
 
-    private func invoke(_ state: Int, start: Bool) {
+    func invoke(_ state: Int, start: Bool) {
         let context = ActionContext(runtime: self, event: nil)
         for invocation in chart.invocations[state] ?? [] {
             if start { invocation.start(context) } else { invocation.cancel(context) }
@@ -131,26 +199,36 @@ final class MachineRuntime {
         guard let done, let compute = chart.doneData[state] else { return }
         let payload = compute(ActionContext(runtime: self, event: nil))
         let name = chart.eventNames[Int(done.pointee.id)]
-        done.pointee = coreEvent(Event(name, payload: payload))
+        done.pointee = coreEvent(Event(name, payload: payload), known: (done.pointee.id, true))
+    }
+
+    /// Reports `event` to the unhandled-event observers.
+    func reportUnhandled(_ event: ObservedEvent) {
+        let list = observers.unhandledObservers
+        for (_, observer) in list { observer(event) }
+    }
+
+    /// Reports an error that no caller can receive (a delayed event's macrostep failed).
+    func reportError(_ error: MachineError) {
+        let list = observers.errorObservers
+        for (_, observer) in list { observer(error) }
     }
 
     // MARK: - Services for ActionContext
 
-    func raiseFromAction(_ event: Event) {
-        var e = coreEvent(event)
-        if sc_machine_raise(core, e) != SC_OK {
-            releaseSlot(e.data)
-            e.data = 0
-            pendingError = .queueFull(event: event.name, queue: "internal")
+    func raiseFromAction(_ event: Event, typed: (any Sendable)? = nil, known: (id: UInt32, exact: Bool)? = nil) {
+        raise(coreEvent(event, typed: typed, known: known), name: event.name)
+    }
+
+    func raise(_ event: sc_event, name: @autoclosure () -> String) {
+        if sc_machine_raise(core, event) != SC_OK {
+            releaseSlot(event.data)
+            pendingError = .queueFull(event: name(), queue: "internal")
         }
     }
 
-    /// The machine's external queue: events sent while the machine is held (by its own
-    /// actions and observers), processed in order once the current macrostep completes.
-    var externalQueue: [Event] = []
-
-    func postFromAction(_ event: Event) {
-        externalQueue.append(event)
+    func postFromAction(_ event: Event, typed: (any Sendable)? = nil, known: (id: UInt32, exact: Bool)? = nil) {
+        externalQueue.append(coreEvent(event, typed: typed, known: known))
     }
 
     func isActive(_ id: String) -> Bool {
@@ -158,10 +236,19 @@ final class MachineRuntime {
         return sc_machine_is_active(core, sc_id(index))
     }
 
-    func activeStates(atomicOnly: Bool) -> [String] {
+    func isActive(index: Int) -> Bool {
+        sc_machine_is_active(core, sc_id(index))
+    }
+
+    /// Indices of the active states in document order (atomic ones only when `atomicOnly`).
+    func activeIndices(atomicOnly: Bool) -> [Int] {
         let count = sc_machine_active_states(core, atomicOnly, nil, 0)
         return [sc_id](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
             initialized = Int(sc_machine_active_states(core, atomicOnly, buffer.baseAddress, count))
-        }.map { chart.stateIDs[Int($0)] }
+        }.map { Int($0) }
+    }
+
+    func activeStates(atomicOnly: Bool) -> [String] {
+        activeIndices(atomicOnly: atomicOnly).map { chart.stateIDs[$0] }
     }
 }

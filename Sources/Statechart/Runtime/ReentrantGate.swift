@@ -49,4 +49,19 @@ final class ReentrantGate: @unchecked Sendable {
         }
         return try body()
     }
+
+    /// Runs `reentered` when the current thread already holds the gate (a callback of the
+    /// machine), else `body` holding the gate. One thread-id read serves both decisions.
+    @inline(__always)
+    func withLock<T>(ifReentered reentered: () throws -> T, _ body: () throws -> T) rethrows -> T {
+        let me = Self.currentThreadID
+        if holder.load(ordering: .acquiring) == me { return try reentered() }
+        pthread_mutex_lock(mutex)
+        holder.store(me, ordering: .relaxed)
+        defer {
+            holder.store(0, ordering: .relaxed)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body()
+    }
 }
