@@ -2,18 +2,20 @@ import Foundation
 import StatechartSCXML
 import XCTest
 
-/// Every W3C test in `../shared/w3c-scxml/null/` must reach `pass`.
+/// Every W3C test in `../shared/w3c-scxml/null/` must reach `pass` (test415, manual, must halt
+/// at once in `final`).
 final class NullConformanceTests: XCTestCase {
     func testEveryNullDatamodelTestPasses() throws {
-        let folder = Conformance.suite.appendingPathComponent("null")
-        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "scxml" }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
-        XCTAssertEqual(files.count, 30, "the null suite should hold 30 tests (is ../shared beside the repository?)")
-        let outcomes = Conformance.runAll(files)
-        for outcome in outcomes where !outcome.passed {
-            XCTFail("\(outcome.test) failed: \(outcome.detail)")
+        let runner = ConformanceRunner(options: SCXMLMachine.Options(), timeout: .seconds(5), manifest: Conformance.manifest)
+        XCTAssertFalse(runner.manifest.manualTests.isEmpty, "manifest.tsv not found: is ../shared beside the repository?")
+        let files = try runner.testFiles(in: Conformance.suite.appendingPathComponent("null"))
+        XCTAssertEqual(files.count, 30)
+        let results = runner.run(files)
+        XCTAssertEqual(results.count, 30)
+        for result in results where !result.passed {
+            XCTFail("\(result.test) failed (expected \(result.expected)): \(result.detail)")
         }
-        print("null datamodel conformance: \(outcomes.filter(\.passed).count) passed, \(outcomes.filter { !$0.passed }.count) failed")
+        XCTAssertEqual(results.first { $0.test == "test415" }?.expected, "final")
+        print("null datamodel conformance: \(results.filter(\.passed).count) passed, \(results.filter { !$0.passed }.count) failed")
     }
 }
