@@ -12,6 +12,7 @@
  * the exit status is non-zero when a test failed.
  */
 #include "chart_builder.h"
+#include "reference_model.h"
 #include "sc_core.h"
 
 #include <stdarg.h>
@@ -84,7 +85,7 @@ struct harness {
     cb_builder *b;
     sc_machine *m;
     sc_host host;
-    char trace[8192];
+    char trace[65536];
     bool guard[CB_MAX_GUARDS];      /* guard values, all false until a test sets them */
     bool trace_guards;              /* "guard:<name>" for every guard evaluation */
     bool trace_observers;           /* "entered:", "exited:", "taken:" */
@@ -93,6 +94,7 @@ struct harness {
     uint32_t releases;
     uintptr_t done_data;            /* what the done_data callback stores in done->data */
     uint32_t done_data_calls;
+    const sc_id *raise_on_action;   /* action id -> event raised by that content, or SC_NONE */
 };
 
 /* Everything a test allocates is released after it, even when it returns early. */
@@ -181,6 +183,10 @@ static void host_action(void *context, sc_machine *m, sc_id action, const sc_eve
         sc_id s = cb_find_state(h->b, strchr(token, ':') + 1);
         if (!sc_machine_is_active(m, s)) trace_add(h, "!inactive-during-%s", token);
     }
+    if (h->raise_on_action && h->raise_on_action[action] != SC_NONE) {
+        sc_event raised = { h->raise_on_action[action], 0, 0 };
+        sc_machine_raise(m, raised);
+    }
     token_done(h, token, event);
 }
 
@@ -236,10 +242,8 @@ static void host_release(void *context, sc_machine *m, const sc_event *event) {
     h->releases++;
 }
 
-/* A harness whose host has every callback, without a machine. NULL if the chart is bad. */
-static harness *new_harness(cb_builder *b) {
-    if (!cb_finish(b)) return NULL;
-    harness *h = owned_alloc(sizeof *h);
+static void harness_bind(harness *h, cb_builder *b) {
+    memset(h, 0, sizeof *h);
     h->b = b;
     h->host.context = h;
     h->host.guard = host_guard;
@@ -250,6 +254,13 @@ static harness *new_harness(cb_builder *b) {
     h->host.invoke = host_invoke;
     h->host.done_data = host_done_data;
     h->host.release = host_release;
+}
+
+/* A harness whose host has every callback, without a machine. NULL if the chart is bad. */
+static harness *new_harness(cb_builder *b) {
+    if (!cb_finish(b)) return NULL;
+    harness *h = owned_alloc(sizeof *h);
+    harness_bind(h, b);
     return h;
 }
 
@@ -652,6 +663,92 @@ static void test_history_default_content_runs_only_in_its_microstep(void) {
      * must not run Ph's content, which belonged to the previous microstep. */
     STEP(h, "re", SC_OK, "exit:q2 exit:Q exit:P take:tre enter:P enter:Q enter:q1", "P Q q1");
     EXPECT_HISTORY(h, "Ph", "q2");
+}
+
+/* Two transitions in regions r1 and r3 of a parallel state: r2 lies between their domains but is
+ * not exited, so its history is not recorded (exitStates records only for exited states). */
+static void test_history_recorded_only_for_exited_states(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_PARALLEL, "p");
+    cb_state(b, "p", SC_COMPOUND, "r1");
+    cb_state(b, "r1", SC_ATOMIC, "x1");
+    cb_state(b, "r1", SC_ATOMIC, "x2");
+    cb_state(b, "p", SC_COMPOUND, "r2");
+    cb_state(b, "r2", SC_COMPOUND, "Q");
+    cb_state(b, "Q", SC_HISTORY_SHALLOW, "Qh");
+    cb_state(b, "Q", SC_ATOMIC, "q1");
+    cb_state(b, "Q", SC_ATOMIC, "q2");
+    cb_state(b, "p", SC_COMPOUND, "r3");
+    cb_state(b, "r3", SC_ATOMIC, "y1");
+    cb_state(b, "r3", SC_ATOMIC, "y2");
+    cb_initial(b, "Qh", "q2", true);
+    cb_trans(b, "x1", "e", "x2", 0, NULL, "tx");
+    cb_trans(b, "y1", "e", "y2", 0, NULL, "ty");
+    cb_trans(b, "q1", "n", "q2", 0, NULL, "tn");
+    cb_trans(b, "q2", "h", "Qh", 0, NULL, "th");
+    MACHINE(h, b, NULL);
+    START(h, SC_OK, "enter:p enter:r1 enter:x1 enter:r2 enter:Q enter:q1 enter:r3 enter:y1", "p r1 x1 r2 Q q1 r3 y1");
+    STEP(h, "e", SC_OK, "exit:y1 exit:x1 take:tx take:ty enter:x2 enter:y2", "p r1 x2 r2 Q q1 r3 y2");
+    EXPECT_HISTORY(h, "Qh", "");
+    STEP(h, "n", SC_OK, "exit:q1 take:tn enter:q2", "p r1 x2 r2 Q q2 r3 y2");
+    /* Nothing recorded: default q2; domain findLCCA(q2, q2) = Q, so Q is not entered and the
+     * default content does not run. */
+    STEP(h, "h", SC_OK, "exit:q2 take:th enter:q2", "p r1 x2 r2 Q q2 r3 y2");
+}
+
+/*  scxml                        C --go--> Ph, type internal (tgo)
+ *    P parallel                 c1 --n--> c2 (tn)
+ *      Ph deep -> C
+ *      C: c1, c2
+ * Appendix D computes the domain twice: in computeExitSet (nothing recorded: effective target C,
+ * not inside C, so findLCCA(C, C) = scxml: P is exited and Ph records [c2]) and again in
+ * computeEntrySet, where the effective target is now c2, inside the internal source C, giving the
+ * domain C: addAncestorStatesToEnter(c2, C) would not re-enter P, leaving C active without its
+ * parent. The core keeps the domain of the microstep for both (P re-entered), the only reading
+ * that yields a legal configuration. */
+static void test_history_internal_to_ancestor_history_keeps_domain(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_PARALLEL, "P");
+    cb_state(b, "P", SC_HISTORY_DEEP, "Ph");
+    cb_state(b, "P", SC_COMPOUND, "C");
+    cb_state(b, "C", SC_ATOMIC, "c1");
+    cb_state(b, "C", SC_ATOMIC, "c2");
+    cb_initial(b, "Ph", "C", false);
+    cb_trans(b, "C", "go", "Ph", SC_TRANSITION_INTERNAL, NULL, "tgo");
+    cb_trans(b, "c1", "n", "c2", 0, NULL, "tn");
+    MACHINE(h, b, NULL);
+    START(h, SC_OK, "enter:P enter:C enter:c1", "P C c1");
+    STEP(h, "n", SC_OK, "exit:c1 take:tn enter:c2", "P C c2");
+    STEP(h, "go", SC_OK, "exit:c2 exit:C exit:P take:tgo enter:P enter:C enter:c2", "P C c2");
+    EXPECT_HISTORY(h, "Ph", "c2");
+}
+
+/*  scxml                   a1 --n--> a2 (tn)
+ *    P                     b1 --h--> Ph (th)
+ *      Ph deep -> b1
+ *      par parallel
+ *        A: a1, a2
+ *        B: b1
+ * Effective target b1, domain findLCCA(b1, b1) = B. Appendix D's addAncestorStatesToEnter(b1, P)
+ * would climb past the domain to the active par and default-enter region A (a1) next to the
+ * active a2; the core enters below the domain only. */
+static void test_history_default_below_domain_leaves_parallel_alone(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "P");
+    cb_state(b, "P", SC_HISTORY_DEEP, "Ph");
+    cb_state(b, "P", SC_PARALLEL, "par");
+    cb_state(b, "par", SC_COMPOUND, "A");
+    cb_state(b, "A", SC_ATOMIC, "a1");
+    cb_state(b, "A", SC_ATOMIC, "a2");
+    cb_state(b, "par", SC_COMPOUND, "B");
+    cb_state(b, "B", SC_ATOMIC, "b1");
+    cb_initial(b, "Ph", "b1", true);
+    cb_trans(b, "a1", "n", "a2", 0, NULL, "tn");
+    cb_trans(b, "b1", "h", "Ph", 0, NULL, "th");
+    MACHINE(h, b, NULL);
+    START(h, SC_OK, "enter:P enter:par enter:A enter:a1 enter:B enter:b1", "P par A a1 B b1");
+    STEP(h, "n", SC_OK, "exit:a1 take:tn enter:a2", "P par A a2 B b1");
+    STEP(h, "h", SC_OK, "exit:b1 take:th enter:b1", "P par A a2 B b1");
 }
 
 /* History inside a parallel region's compound state, deep record spanning parallel regions. */
@@ -2111,6 +2208,277 @@ static void test_status_texts(void) {
 }
 
 /* =========================================================================================
+ * Differential test: the core against a literal Appendix D model on random charts
+ * ======================================================================================= */
+
+static uint32_t rng_state;
+
+static uint32_t rnd(uint32_t n) {
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return (rng_state >> 8) % n;
+}
+
+static bool raw_descendant(const cb_builder *b, sc_id d, sc_id s) {
+    for (sc_id a = b->states[d].parent; a != SC_NONE; a = b->states[a].parent)
+        if (a == s) return true;
+    return false;
+}
+
+static bool raw_history(const cb_builder *b, sc_id s) {
+    return b->states[s].kind == SC_HISTORY_SHALLOW || b->states[s].kind == SC_HISTORY_DEEP;
+}
+
+/* A random non-history proper descendant of s (s = 0: any state). */
+static sc_id random_descendant(const cb_builder *b, sc_id s) {
+    sc_id pool[CB_MAX_STATES];
+    uint32_t n = 0;
+    for (sc_id d = 1; d < b->state_count; d++)
+        if (!raw_history(b, d) && raw_descendant(b, d, s)) pool[n++] = d;
+    return n ? pool[rnd(n)] : SC_NONE;
+}
+
+static void gen_children(cb_builder *b, sc_id parent, int depth) {
+    const char *pname = b->state_name[parent];
+    uint8_t pkind = b->states[parent].kind;
+    uint32_t kids = 1 + rnd(3);
+    bool has_state = false;
+    int histories = 0;
+    for (uint32_t i = 0; i < kids && b->state_count < 36; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%u", (unsigned)b->state_count);
+        uint32_t r = rnd(12);
+        sc_state_kind kind = SC_ATOMIC;
+        if (depth < 3 && r < 3) kind = SC_COMPOUND;
+        else if (depth < 3 && r < 5) kind = SC_PARALLEL;
+        else if (r < 6 && pkind == SC_COMPOUND && (parent != 0 || rnd(3) == 0)) kind = SC_FINAL;
+        else if (r < 8 && parent != 0 && histories < 2) kind = rnd(2) ? SC_HISTORY_DEEP : SC_HISTORY_SHALLOW;
+        sc_id s = cb_state(b, parent ? pname : NULL, kind, name);
+        if (kind == SC_HISTORY_DEEP || kind == SC_HISTORY_SHALLOW) histories++;
+        else has_state = true;
+        if (kind == SC_COMPOUND || kind == SC_PARALLEL) gen_children(b, s, depth + 1);
+        if (kind != SC_HISTORY_DEEP && kind != SC_HISTORY_SHALLOW && kind != SC_FINAL && rnd(6) == 0)
+            cb_flags(b, name, SC_STATE_HAS_INVOKE);
+    }
+    if (!has_state) {
+        char name[16];
+        snprintf(name, sizeof name, "s%u", (unsigned)b->state_count);
+        cb_state(b, parent ? pname : NULL, SC_ATOMIC, name);
+    }
+}
+
+static cb_builder *random_chart(void) {
+    cb_builder *b = cb_new();
+    if (!b) return NULL;
+    static const char *const pool[] = { "a", "b", "c", "a.x", "b.y", "d" };
+    for (size_t i = 0; i < sizeof pool / sizeof pool[0]; i++) cb_event(b, pool[i]);
+    gen_children(b, 0, 0);
+    const sc_id n = b->state_count;
+    for (sc_id s = 0; s < n; s++) {
+        if (b->states[s].kind == SC_COMPOUND && s != 0 && rnd(3) == 0)
+            cb_initial(b, b->state_name[s], b->state_name[random_descendant(b, s)], rnd(2));
+        if (raw_history(b, s))
+            cb_initial(b, b->state_name[s], b->state_name[random_descendant(b, b->states[s].parent)], rnd(2));
+    }
+    if (rnd(4) == 0) cb_initial(b, "scxml", b->state_name[random_descendant(b, 0)], false);
+    /* Parallel states with two regions, for legal two-target transitions. */
+    sc_id parallels[CB_MAX_STATES];
+    uint32_t np = 0;
+    for (sc_id s = 1; s < n; s++) {
+        if (b->states[s].kind != SC_PARALLEL) continue;
+        uint32_t regions = 0;
+        for (sc_id c = s + 1; c < n; c++)
+            if (b->states[c].parent == s && !raw_history(b, c)) regions++;
+        if (regions >= 2) parallels[np++] = s;
+    }
+    static const char *const descriptors[] = { NULL, NULL, "*", "a b", "done", "a.x", "b.y", "a", "a", "b", "c", "c" };
+    uint32_t label = 0;
+    for (sc_id s = 1; s < n; s++) {
+        if (raw_history(b, s) || b->states[s].kind == SC_FINAL) continue;
+        uint32_t count = rnd(4);
+        for (uint32_t k = 0; k < count; k++) {
+            const char *events = descriptors[rnd(12)];
+            char guard[8], targets[2 * CB_NAME + 2], name[16];
+            const char *g = NULL;
+            if (rnd(events ? 4 : 2) == 0) {
+                snprintf(guard, sizeof guard, "g%u", (unsigned)rnd(3));
+                g = guard;
+            }
+            uint32_t r = rnd(10);
+            const char *t = targets;
+            if (r == 0) {
+                t = NULL;
+            } else if (r == 1 && np) {
+                sc_id p = parallels[rnd(np)], regions[CB_MAX_STATES];
+                uint32_t nr = 0;
+                for (sc_id c = p + 1; c < n; c++)
+                    if (b->states[c].parent == p && !raw_history(b, c)) regions[nr++] = c;
+                uint32_t i1 = rnd(nr), i2 = (i1 + 1 + rnd(nr - 1)) % nr;
+                sc_id x = rnd(2) ? regions[i1] : random_descendant(b, regions[i1]);
+                sc_id y = rnd(2) ? regions[i2] : random_descendant(b, regions[i2]);
+                if (x == SC_NONE) x = regions[i1];
+                if (y == SC_NONE) y = regions[i2];
+                snprintf(targets, sizeof targets, "%s %s", b->state_name[x], b->state_name[y]);
+            } else {
+                snprintf(targets, sizeof targets, "%s", b->state_name[1 + rnd(n - 1)]);
+            }
+            snprintf(name, sizeof name, "t%u", (unsigned)label++);
+            cb_trans(b, b->state_name[s], events, t, rnd(3) == 0 ? SC_TRANSITION_INTERNAL : 0, g, name);
+        }
+    }
+    return b;
+}
+
+static void dump_chart(const cb_builder *b) {
+    fprintf(stderr, "chart:\n");
+    for (sc_id s = 1; s < b->chart.state_count; s++) {
+        static const char *const kinds[] = { "atomic", "compound", "parallel", "final", "history", "deep-history" };
+        const sc_state *st = &b->states[s];
+        fprintf(stderr, "  %*s%s %s%s", 2 * (int)st->depth, "", kinds[st->kind], b->state_name[s],
+                st->flags & SC_STATE_HAS_INVOKE ? " [invoke]" : "");
+        if (st->kind == SC_COMPOUND || st->kind == SC_HISTORY_SHALLOW || st->kind == SC_HISTORY_DEEP) {
+            const sc_transition *t = &b->transitions[st->initial];
+            fprintf(stderr, " initial/default ->");
+            for (uint32_t k = 0; k < t->target_count; k++) fprintf(stderr, " %s", b->state_name[b->targets[t->targets_offset + k]]);
+        }
+        fprintf(stderr, "\n");
+        for (uint32_t k = 0; k < st->transition_count; k++) {
+            sc_id ti = st->first_transition + k;
+            const sc_transition *t = &b->transitions[ti];
+            fprintf(stderr, "  %*s  %s: on", 2 * (int)st->depth, "", b->transition_name[ti]);
+            if (!t->event_count) fprintf(stderr, " (eventless)");
+            for (uint32_t j = 0; j < t->event_count; j++) {
+                sc_id d = b->descriptors[t->events_offset + j];
+                fprintf(stderr, " %s", d == SC_EVENT_ANY ? "*" : b->event_name[d]);
+            }
+            if (t->guard != SC_NONE) fprintf(stderr, " [%s]", b->guard_name[t->guard]);
+            fprintf(stderr, " ->");
+            for (uint32_t j = 0; j < t->target_count; j++) fprintf(stderr, " %s", b->state_name[b->targets[t->targets_offset + j]]);
+            fprintf(stderr, "%s\n", t->flags & SC_TRANSITION_INTERNAL ? " (internal)" : "");
+        }
+    }
+}
+
+/* Compares core and model after a call; fills why and returns false on the first difference. */
+static bool same_state(const harness *h, const ref_machine *r, sc_status core, sc_status model, char *why, size_t size) {
+    if (core != model) {
+        snprintf(why, size, "status core %d, model %d; core trace \"%.600s\" model trace \"%.600s\"", (int)core, (int)model,
+                 h->trace, r->trace);
+        return false;
+    }
+    if (strcmp(h->trace, r->trace) != 0) {
+        size_t at = 0;                      /* show both from shortly before the first difference */
+        while (h->trace[at] && h->trace[at] == r->trace[at]) at++;
+        size_t from = at > 200 ? at - 200 : 0;
+        while (from > 0 && h->trace[from - 1] != ' ') from--;
+        snprintf(why, size, "trace differs at character %zu\n      core:  \"...%.500s\"\n      model: \"...%.500s\"",
+                 at, h->trace + from, r->trace + from);
+        return false;
+    }
+    for (sc_id s = 0; s < h->b->chart.state_count; s++) {
+        if (sc_machine_is_active(h->m, s) != r->active[s]) {
+            snprintf(why, size, "state %s active in %s only", h->b->state_name[s], r->active[s] ? "model" : "core");
+            return false;
+        }
+        const sc_state *st = &h->b->states[s];
+        if (st->kind != SC_HISTORY_SHALLOW && st->kind != SC_HISTORY_DEEP) continue;
+        sc_id ids[CB_MAX_STATES];
+        uint32_t n = sc_machine_history(h->m, s, ids, CB_MAX_STATES), m = 0;
+        bool in_core[CB_MAX_STATES] = { false };
+        for (uint32_t i = 0; i < n; i++) in_core[ids[i]] = true;
+        for (sc_id v = 0; v < h->b->chart.state_count; v++) {
+            bool in_model = r->history_recorded[s] && r->history_value[s][v];
+            if (in_model) m++;
+            if (in_core[v] != in_model) {
+                snprintf(why, size, "history %s: %s recorded in %s only", h->b->state_name[s], h->b->state_name[v],
+                         in_model ? "model" : "core");
+                return false;
+            }
+        }
+        (void)m;
+    }
+    return true;
+}
+
+#ifndef RANDOM_CHARTS                 /* e.g. -DRANDOM_CHARTS=200000 for a longer local sweep */
+#define RANDOM_CHARTS 3000
+#endif
+#define RANDOM_EVENTS 16
+#define RANDOM_MAX_STEPS 60
+
+/* One random chart and event sequence; false (and why) on a difference. */
+static bool run_random_case(uint32_t seed, harness *h, ref_machine *r, char *why, size_t size) {
+    rng_state = seed;
+    cb_builder *b = random_chart();
+    if (!b) {
+        snprintf(why, size, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    sc_machine *m = NULL;
+    sc_id raise_table[CB_MAX_ACTIONS];
+    if (!cb_finish(b)) {
+        snprintf(why, size, "generator made a bad description: %s", b->error);
+        ok = false;
+        goto done;
+    }
+    sc_chart_error err = { NULL, NULL, 0 };
+    if (sc_chart_check(&b->chart, &err) != SC_OK) {
+        snprintf(why, size, "sc_chart_check rejects a built chart: %s (%s %u)", err.message, err.table, (unsigned)err.index);
+        ok = false;
+        goto done;
+    }
+    harness_bind(h, b);
+    for (uint32_t g = 0; g < CB_MAX_GUARDS; g++) h->guard[g] = rnd(2);
+    for (uint32_t a = 0; a < CB_MAX_ACTIONS; a++) raise_table[a] = rnd(10) == 0 ? rnd(5) : SC_NONE;
+    h->raise_on_action = raise_table;
+    sc_options o = { REF_QUEUE, 0, RANDOM_MAX_STEPS };
+    m = sc_machine_create(&b->chart, &h->host, &o);
+    if (!m) {
+        snprintf(why, size, "sc_machine_create failed");
+        ok = false;
+        goto done;
+    }
+    h->m = m;
+    ref_init(r, b, h->guard, raise_table, RANDOM_MAX_STEPS);
+    sc_status core = sc_machine_start(m), model = ref_start(r);
+    int step = 0;
+    char head[64] = "start";
+    ok = same_state(h, r, core, model, why, size);
+    while (ok && core >= 0 && !sc_machine_is_halted(m) && step < RANDOM_EVENTS) {
+        h->trace[0] = r->trace[0] = '\0';
+        uint32_t pick = rnd(9);
+        sc_id event = pick < 6 ? pick : pick == 6 ? SC_EVENT_UNKNOWN : rnd(b->chart.event_count);
+        snprintf(head, sizeof head, "event %d (%s)", step, event == SC_EVENT_UNKNOWN ? "?" : b->event_name[event]);
+        sc_event e = { event, 0, 0 };
+        core = sc_machine_dispatch(m, e);
+        model = ref_dispatch(r, event);
+        ok = same_state(h, r, core, model, why, size);
+        step++;
+    }
+    if (!ok) {
+        size_t len = strlen(why);
+        snprintf(why + len, size - len, "\n      seed %u, at %s", (unsigned)seed, head);
+        dump_chart(b);
+    }
+done:
+    sc_machine_destroy(m);
+    cb_free(b);
+    return ok;
+}
+
+static void test_differential_random_charts_vs_reference_model(void) {
+    harness *h = owned_alloc(sizeof *h);
+    ref_machine *r = owned_alloc(sizeof *r);
+    char why[1536];
+    for (uint32_t seed = 1; seed <= RANDOM_CHARTS; seed++) {
+        if (!run_random_case(seed, h, r, why, sizeof why)) {
+            test_fail(__LINE__, "%s", why);
+            return;
+        }
+    }
+}
+
+/* =========================================================================================
  * Runner
  * ======================================================================================= */
 
@@ -2136,6 +2504,9 @@ static const test_case tests[] = {
     TEST(test_history_shallow_in_parallel),
     TEST(test_history_default_content_runs_only_in_its_microstep),
     TEST(test_history_deep_across_parallel_regions),
+    TEST(test_history_recorded_only_for_exited_states),
+    TEST(test_history_internal_to_ancestor_history_keeps_domain),
+    TEST(test_history_default_below_domain_leaves_parallel_alone),
     TEST(test_history_shallow_value_entered_by_default),
     TEST(test_done_events_compound_parallel_and_halt),
     TEST(test_done_event_carries_donedata),
@@ -2193,6 +2564,7 @@ static const test_case tests[] = {
     TEST(test_invoke_not_started_when_halting),
     TEST(test_callbacks_receive_triggering_event),
     TEST(test_status_texts),
+    TEST(test_differential_random_charts_vs_reference_model),
 };
 
 int main(int argc, char **argv) {
