@@ -8,6 +8,7 @@ import CStateCore
 final class MachineRuntime {
     let chart: CompiledChart
     let maximumSteps: Int
+    let internalQueueCapacity: Int
     private(set) var core: OpaquePointer!
     weak var owner: Machine?
 
@@ -45,6 +46,7 @@ final class MachineRuntime {
     init(chart: CompiledChart, options: MachineOptions) {
         self.chart = chart
         self.maximumSteps = options.maximumStepsPerMacrostep
+        self.internalQueueCapacity = options.internalQueueCapacity
         var host = sc_host()
         host.context = nil
         host.guard = { context, _, id, event in

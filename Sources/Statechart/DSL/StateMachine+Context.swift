@@ -1,0 +1,76 @@
+extension StateMachine {
+    /// What a typed action or guard sees and can do: the event (typed), the configuration,
+    /// and ways to raise, send, delay and cancel events.
+    ///
+    /// ```swift
+    /// On(.seek, to: .playing) { ctx in
+    ///     if case .seek(let position)? = ctx.event { player.seek(to: position) }
+    ///     if ctx.isActive(.muted) { ctx.raise(.unmute) }
+    ///     ctx.send(.tick, after: .seconds(1), id: "tick")
+    /// }
+    /// ```
+    ///
+    /// A context is valid only while its action runs; do not keep it.
+    public struct Context {
+        /// The untyped context underneath (event names, raw payloads, untyped sends).
+        public let untyped: ActionContext
+        let maps: TypedChartMaps<State, Event>
+
+        init(untyped: ActionContext, maps: TypedChartMaps<State, Event>) {
+            self.untyped = untyped
+            self.maps = maps
+        }
+
+        /// The event being processed, or `nil` for eventless transitions, the initial entry,
+        /// done events and ``After`` timers.
+        public var event: Event? { maps.typed(untyped) }
+
+        /// The name of the event being processed as the chart knows it (done events and
+        /// timers included), or `nil`.
+        public var eventName: String? { untyped.event?.name }
+
+        /// Appends `event` to the internal queue: processed within the current macrostep,
+        /// after the current microstep (SCXML `<raise>`).
+        public func raise(_ event: Event) {
+            let (untyped, typed, known) = maps.untyped(event)
+            self.untyped.runtime.raiseFromAction(untyped, typed: typed, known: known)
+        }
+
+        /// Appends `event` to the external queue: processed after the current macrostep
+        /// completes, before the send that started it returns.
+        public func send(_ event: Event) {
+            let (untyped, typed, known) = maps.untyped(event)
+            self.untyped.runtime.postFromAction(untyped, typed: typed, known: known)
+        }
+
+        /// Sends `event` to the machine once `delay` has passed on its clock; see
+        /// ``StateMachine/send(_:after:id:)``.
+        ///
+        /// - Returns: the send id (`id`, or a generated `"send.N"`), for ``cancel(sendID:)``.
+        @discardableResult
+        public func send(_ event: Event, after delay: Duration, id: String? = nil) -> String {
+            let (untyped, typed, _) = maps.untyped(event)
+            guard let machine = self.untyped.runtime.owner else { return id ?? "" }
+            return machine.scheduler.schedule(untyped, typed: typed, after: delay, id: id)
+        }
+
+        /// Cancels the machine's pending delayed events sent with `sendID`.
+        ///
+        /// - Returns: whether an event was still pending.
+        @discardableResult
+        public func cancel(sendID: String) -> Bool {
+            untyped.runtime.owner?.scheduler.cancel(id: sendID) ?? false
+        }
+
+        /// Whether `state` is in the current configuration (SCXML `In()`).
+        public func isActive(_ state: State) -> Bool {
+            guard let index = maps.index(of: state) else { return false }
+            return untyped.runtime.isActive(index: index)
+        }
+
+        /// The machine running this action.
+        public var machine: StateMachine<State, Event>? {
+            untyped.machine?.typedOwner as? StateMachine<State, Event>
+        }
+    }
+}

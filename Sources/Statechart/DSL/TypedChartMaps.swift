@@ -1,0 +1,132 @@
+import CStateCore
+
+/// The two-way maps between a typed chart's values and the compiled chart's indices and ids.
+///
+/// Filled while ``TypedChart`` assembles and compiles the chart, read-only afterwards (hence
+/// `@unchecked Sendable`). Actions capture this object rather than the chart, so the compiled
+/// chart (which owns the actions) and the maps form no reference cycle.
+final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unchecked Sendable {
+    struct NameEntry {
+        var id: UInt32
+        var name: String
+    }
+
+    // States
+    private(set) var stateIDs: [State: String] = [:]
+    private(set) var statesByID: [String: State] = [:]
+    private(set) var statesByIndex: [State?] = []
+    private(set) var stateIndex: [State: Int] = [:]
+
+    // Events
+    private(set) var names: [Event.Name: NameEntry] = [:]
+    /// Registered names by the bytes of `Event.Name` (payload events' fast lookup).
+    private(set) var nameKeys = EventKeyTable.disabled
+    /// Registered events by the bytes of `Event` when events are their own names.
+    private(set) var eventKeys = EventKeyTable.disabled
+    private(set) var eventByCoreID: [Event?] = []
+    private(set) var eventByName: [String: Event] = [:]
+    private(set) var eventNames: [String] = []
+
+    /// Events without payload: a registered event is recovered from its interned id alone.
+    let eventsAreNames = Event.Name.self == Event.self
+    /// String-named events: any event name is an event.
+    let eventsAreStrings = Event.self == String.self
+
+    // MARK: - Assembly
+
+    /// The chart id of `state`: `String(describing:)`, remembered so both directions agree.
+    func id(of state: State) -> String {
+        if let id = stateIDs[state] { return id }
+        let id = String(describing: state)
+        if isLinked { return id }       // read-only once shared
+        stateIDs[state] = id
+        if statesByID[id] == nil { statesByID[id] = state }
+        return id
+    }
+
+    /// The chart name of an event name: `String(describing:)`, except that for non-string
+    /// events whitespace and `*` (which SCXML descriptors reserve) become `_`.
+    static func string(of name: Event.Name) -> String {
+        if let string = name as? String { return string }
+        let text = String(describing: name)
+        guard text.contains(where: { $0.isWhitespace || $0 == "*" }) || text.isEmpty else { return text }
+        return text.isEmpty ? "_" : String(text.map { $0.isWhitespace || $0 == "*" ? "_" : $0 })
+    }
+
+    private(set) var isLinked = false
+
+    /// Records the compiled ids of states and registered event names; the maps are read-only
+    /// from then on.
+    func link(_ compiled: CompiledChart, registered: [Event.Name]) {
+        defer { isLinked = true }
+        statesByIndex = compiled.stateIDs.enumerated().map { index, id in index == 0 ? nil : statesByID[id] }
+        for (index, state) in statesByIndex.enumerated() {
+            if let state { stateIndex[state] = index }
+        }
+        eventNames = compiled.eventNames
+        eventByCoreID = Array(repeating: nil, count: compiled.eventNames.count)
+        var nameKeyEntries: [(key: Event.Name, id: UInt32)] = []
+        var eventKeyEntries: [(key: Event, id: UInt32)] = []
+        for name in registered where names[name] == nil {
+            let string = Self.string(of: name)
+            let (id, exact) = compiled.events.lookup(string)
+            guard exact else { continue }       // a descriptor such as "error.*", not an event name
+            names[name] = NameEntry(id: id, name: string)
+            nameKeyEntries.append((name, id))
+            if eventsAreNames, let event = name as? Event {
+                eventByCoreID[Int(id)] = event
+                eventByName[string] = event
+                eventKeyEntries.append((event, id))
+            }
+        }
+        nameKeys = EventKeyTable(nameKeyEntries, of: Event.Name.self)
+        if eventsAreNames { eventKeys = EventKeyTable(eventKeyEntries, of: Event.self) }
+    }
+
+    // MARK: - Lookups
+
+    func state(at index: Int) -> State? {
+        index < statesByIndex.count ? statesByIndex[index] : nil
+    }
+
+    func index(of state: State) -> Int? { stateIndex[state] }
+
+    /// The untyped event for `event`, the typed value to attach to its slot, and its interned
+    /// id when known (so the runtime does no string lookup).
+    func untyped(_ event: Event) -> (event: Statechart.Event, typed: (any Sendable)?, known: (id: UInt32, exact: Bool)?) {
+        let name = event.name
+        var entry: NameEntry?
+        if nameKeys.isEnabled {
+            let id = nameKeys.id(for: name)
+            if id != .max { entry = NameEntry(id: id, name: eventNames[Int(id)]) }
+        } else {
+            entry = names[name]
+        }
+        if let entry {
+            if eventsAreNames { return (Statechart.Event(entry.name), nil, (entry.id, true)) }
+            return (Statechart.Event(entry.name, payload: event), nil, (entry.id, true))
+        }
+        let string = Self.string(of: name)
+        if eventsAreNames { return (Statechart.Event(string), eventsAreStrings ? nil : event, nil) }
+        return (Statechart.Event(string, payload: event), nil, nil)
+    }
+
+    /// The typed event behind an event the runtime saw, or `nil` when it is not one of the
+    /// chart's events (a done event, a delayed `After` event, an untyped event by another name).
+    func typed(_ observed: ObservedEvent) -> Event? {
+        if let typed = observed.typed as? Event { return typed }
+        guard let event = observed.event else { return nil }
+        if let payload = event.payload as? Event { return payload }
+        guard eventsAreNames else { return nil }
+        let raw = observed.raw
+        if raw.data == 0, raw.id < eventByCoreID.count, let known = eventByCoreID[Int(raw.id)] { return known }
+        if let known = eventByName[event.name] { return known }
+        return eventsAreStrings ? event.name as? Event : nil
+    }
+
+    /// The typed event of an action's context.
+    func typed(_ context: ActionContext) -> Event? {
+        typed(ObservedEvent(event: context.event, raw: context.coreEvent,
+                            typed: context.runtime.typedValue(context.coreEvent)))
+    }
+}

@@ -1,0 +1,229 @@
+import CStateCore
+
+/// The dynamic state of a machine in chart indices, shared by the untyped and typed snapshots.
+struct RawSnapshot {
+    struct QueuedEvent {
+        var event: Event
+        var typed: (any Sendable)?
+        var raw: sc_event
+    }
+
+    struct Delayed {
+        var id: String
+        var event: Event
+        var typed: (any Sendable)?
+        var remaining: Duration
+    }
+
+    var active: [Int]
+    var history: [(state: Int, remembered: [Int])]
+    var internalEvents: [QueuedEvent]
+    var delayed: [Delayed]
+    var halted: Bool
+}
+
+/// An event to put back into a restored machine.
+struct RestoredEvent {
+    var event: Event
+    var typed: (any Sendable)?
+    var known: (id: UInt32, exact: Bool)?
+}
+
+extension Machine {
+    // MARK: - Public API
+
+    /// Captures the configuration, history records, internal queue and pending delayed events.
+    ///
+    /// ```swift
+    /// let snapshot = try machine.snapshot()
+    /// let json = try JSONEncoder().encode(snapshot)
+    /// ```
+    /// - Throws: ``SnapshotError/insideMacrostep`` from the machine's own callbacks,
+    ///   ``SnapshotError/notStarted``, ``SnapshotError/unencodablePayload(event:)`` when an
+    ///   event's payload is not a ``DataValue``.
+    /// - Complexity: O(states + queued events + delayed events).
+    public func snapshot() throws -> MachineSnapshot {
+        let raw = try captureRaw()
+        let ids = chart.stateIDs
+        func encode(_ event: Event) throws -> SnapshotEvent {
+            switch event.payload {
+            case nil: return SnapshotEvent(name: event.name)
+            case let value as DataValue: return SnapshotEvent(name: event.name, payload: value)
+            default: throw SnapshotError.unencodablePayload(event: event.name)
+            }
+        }
+        return MachineSnapshot(
+            chart: chart.name,
+            activeStates: raw.active.map { ids[$0] },
+            history: raw.history.map { .init(state: ids[$0.state], remembered: $0.remembered.map { ids[$0] }) },
+            internalEvents: try raw.internalEvents.map { try encode($0.event) },
+            delayedEvents: try raw.delayed.map {
+                .init(sendID: $0.id, event: try encode($0.event), remaining: $0.remaining)
+            },
+            isFinished: raw.halted)
+    }
+
+    /// Replaces this machine's state with `snapshot`'s, without running any action: no exit
+    /// or entry actions run and observers are not told. Pending delayed events are replaced by
+    /// the snapshot's (due after their remaining time on this machine's clock), and the
+    /// invocations of the restored active states are started, as at the end of a macrostep.
+    ///
+    /// ```swift
+    /// let machine = Machine(chart, clock: clock)
+    /// try machine.restore(snapshot)    // started, in the snapshot's configuration
+    /// ```
+    /// The machine counts as started afterwards; it may or may not have been started before.
+    /// On error nothing is changed.
+    ///
+    /// - Throws: ``SnapshotError`` when the snapshot does not fit the chart or the call comes
+    ///   from inside the machine's own callbacks.
+    public func restore(_ snapshot: MachineSnapshot) throws {
+        func index(_ id: String) throws -> Int {
+            guard let index = chart.index(of: id) else { throw SnapshotError.unknownState(id) }
+            return index
+        }
+        let active = try snapshot.activeStates.map(index)
+        let history = try snapshot.history.map { (try index($0.state), try $0.remembered.map(index)) }
+        func decode(_ event: SnapshotEvent) -> RestoredEvent {
+            RestoredEvent(event: Event(event.name, payload: event.payload), typed: nil, known: nil)
+        }
+        try restoreRaw(active: active, history: history, halted: snapshot.isFinished,
+                       internalEvents: snapshot.internalEvents.map(decode),
+                       delayed: snapshot.delayedEvents.map { ($0.sendID, decode($0.event), $0.remaining) })
+    }
+
+    /// A machine for `chart` in the state `snapshot` recorded; see ``restore(_:)``.
+    ///
+    /// ```swift
+    /// let machine = try Machine(chart, restoring: snapshot)
+    /// ```
+    public convenience init(_ chart: CompiledChart, restoring snapshot: MachineSnapshot,
+                            options: MachineOptions = MachineOptions(),
+                            clock: any MachineClock = SystemClock.shared) throws {
+        self.init(chart, options: options, clock: clock)
+        try restore(snapshot)
+    }
+
+    // MARK: - Raw capture and restore
+
+    func captureRaw() throws -> RawSnapshot {
+        try gate.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
+            guard runtime.started else { throw SnapshotError.notStarted }
+            let core = runtime.core
+            var history: [(Int, [Int])] = []
+            for h in chart.kinds.indices where chart.kinds[h] == SC_HISTORY_SHALLOW || chart.kinds[h] == SC_HISTORY_DEEP {
+                let count = sc_machine_history(core, sc_id(h), nil, 0)
+                guard count > 0, count != UInt32.max else { continue }
+                var buffer = [sc_id](repeating: 0, count: Int(count))
+                _ = sc_machine_history(core, sc_id(h), &buffer, count)
+                history.append((h, buffer.map { Int($0) }))
+            }
+            var internalEvents: [RawSnapshot.QueuedEvent] = []
+            for i in 0..<sc_machine_internal_count(core) {
+                let raw = sc_machine_internal_event(core, i)
+                guard let (event, typed) = runtime.slotContents(raw) else { continue }
+                internalEvents.append(.init(event: event, typed: typed, raw: raw))
+            }
+            let delayed = scheduler.pendingEvents().map {
+                RawSnapshot.Delayed(id: $0.entry.id, event: $0.entry.event, typed: $0.entry.typed, remaining: $0.remaining)
+            }
+            return RawSnapshot(active: runtime.activeIndices(atomicOnly: false), history: history,
+                               internalEvents: internalEvents, delayed: delayed,
+                               halted: sc_machine_is_halted(core))
+        }
+    }
+
+    func restoreRaw(active: [Int], history: [(state: Int, remembered: [Int])], halted: Bool,
+                    internalEvents: [RestoredEvent], delayed: [(id: String, event: RestoredEvent, remaining: Duration)]) throws {
+        try gate.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
+            let ids = chart.stateIDs
+            guard isLegalConfiguration(Set(active)) else {
+                throw SnapshotError.illegalConfiguration(active.map { ids[$0] })
+            }
+            for record in history where !isLegalHistory(record.state, record.remembered) {
+                throw SnapshotError.invalidHistory(ids[record.state])
+            }
+            if internalEvents.count > Int(runtime.internalQueueCapacity) {
+                throw SnapshotError.queueFull(event: internalEvents[Int(runtime.internalQueueCapacity)].event.name)
+            }
+            // Validated: none of the core calls below can fail.
+            let core = runtime.core
+            runtime.clearExternalQueue()
+            let states = active.map { sc_id($0) }
+            var status = sc_machine_restore(core, states, UInt32(states.count), halted)
+            precondition(status == SC_OK, "CStateCore rejected a configuration checked legal")
+            for record in history {
+                let remembered = record.remembered.map { sc_id($0) }
+                status = sc_machine_restore_history(core, sc_id(record.state), remembered, UInt32(remembered.count))
+                precondition(status == SC_OK, "CStateCore rejected a history record checked legal")
+            }
+            for queued in internalEvents {
+                runtime.raiseFromAction(queued.event, typed: queued.typed, known: queued.known)
+            }
+            runtime.pendingError = nil
+            runtime.started = true
+            runtime.haltReported = false
+            scheduler.cancelAll()
+            if !halted {
+                for (id, event, remaining) in delayed {
+                    _ = scheduler.schedule(event.event, typed: event.typed, after: remaining, id: id)
+                }
+                for state in active.sorted() where chart.invocations[state] != nil {
+                    runtime.invoke(state, start: true)
+                }
+            }
+            finishMacrostep()
+        }
+    }
+
+    /// The rule `sc_machine_restore` enforces: every active state's parent is active (or the
+    /// root); the root and every active compound state have exactly one active child; every
+    /// active parallel state has all its children active; no history state is active.
+    private func isLegalConfiguration(_ active: Set<Int>) -> Bool {
+        let tables = chart.tables.pointee
+        for s in 0..<chart.stateCount {
+            let state = tables.states[s]
+            guard s == 0 || active.contains(s) else { continue }
+            if s != 0 {
+                if state.kind == SC_HISTORY_SHALLOW.rawValue || state.kind == SC_HISTORY_DEEP.rawValue { return false }
+                if state.parent != 0 && !active.contains(Int(state.parent)) { return false }
+            }
+            let children = childStates(of: s)
+            let on = children.filter(active.contains).count
+            if (s == 0 || state.kind == SC_COMPOUND.rawValue) && on != 1 { return false }
+            if state.kind == SC_PARALLEL.rawValue && on != children.count { return false }
+        }
+        return active.allSatisfy { $0 > 0 && $0 < chart.stateCount }
+    }
+
+    /// The rule `sc_machine_restore_history` enforces: a deep history remembers atomic
+    /// descendants of its parent, a shallow one children of its parent; never history states.
+    private func isLegalHistory(_ h: Int, _ remembered: [Int]) -> Bool {
+        let tables = chart.tables.pointee
+        let kind = chart.kinds[h]
+        guard kind == SC_HISTORY_SHALLOW || kind == SC_HISTORY_DEEP, !remembered.isEmpty else { return false }
+        let parent = Int(tables.states[h].parent)
+        let last = Int(tables.states[parent].last_descendant)
+        for s in remembered {
+            guard s > parent, s <= last else { return false }
+            let k = chart.kinds[s]
+            if k == SC_HISTORY_SHALLOW || k == SC_HISTORY_DEEP { return false }
+            if kind == SC_HISTORY_DEEP ? !chart.isAtomic(s) : Int(tables.states[s].parent) != parent { return false }
+        }
+        return true
+    }
+
+    /// Child states (history states excluded) of state `s` in document order.
+    private func childStates(of s: Int) -> [Int] {
+        let tables = chart.tables.pointee
+        var result: [Int] = []
+        var child = s + 1
+        let last = Int(tables.states[s].last_descendant)
+        while child <= last {
+            let kind = chart.kinds[child]
+            if kind != SC_HISTORY_SHALLOW && kind != SC_HISTORY_DEEP { result.append(child) }
+            child = Int(tables.states[child].last_descendant) + 1
+        }
+        return result
+    }
+}
