@@ -209,7 +209,7 @@ public final class Machine: @unchecked Sendable {
 
     @inline(__always)
     func dispatch(_ event: sc_event) throws -> SendOutcome {
-        let seen = runtime.observers.hasUnhandledObservers ? runtime.observed(event) : nil
+        let seen = runtime.wantsUnhandled ? runtime.observed(event) : nil
         let status = sc_machine_dispatch(runtime.core, event)
         if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
         switch status {

@@ -26,10 +26,22 @@ final class MachineRuntime {
     /// Set when a queue overflowed inside a callback; reported by the current send.
     @exclusivity(unchecked) var pendingError: MachineError?
     /// Transitions taken during the current send, when someone asked for them.
-    @exclusivity(unchecked) var recordTransitions = false
+    @exclusivity(unchecked) var recordTransitions = false {
+        didSet { wantsTransitions = recordTransitions || observers.hasTransitionObservers }
+    }
     @exclusivity(unchecked) var takenTransitions: [(index: Int, event: ObservedEvent)] = []
 
-    @exclusivity(unchecked) var observers = ObserverList()
+    @exclusivity(unchecked) var observers = ObserverList() {
+        didSet {
+            wantsStateChanges = observers.hasStateObservers
+            wantsTransitions = recordTransitions || observers.hasTransitionObservers
+            wantsUnhandled = observers.hasUnhandledObservers
+        }
+    }
+    // Plain flags the callbacks test, so the hot path reads no array (and retains nothing).
+    @exclusivity(unchecked) private(set) var wantsStateChanges = false
+    @exclusivity(unchecked) private(set) var wantsTransitions = false
+    @exclusivity(unchecked) private(set) var wantsUnhandled = false
 
     /// Whether ``Machine/start()`` (or a restore) has run.
     @exclusivity(unchecked) var started = false
@@ -50,29 +62,29 @@ final class MachineRuntime {
         var host = sc_host()
         host.context = nil
         host.guard = { context, _, id, event in
-            MachineRuntime.from(context).evaluateGuard(Int(id), event)
+            MachineRuntime.with(context) { $0.evaluateGuard(Int(id), event) }
         }
         host.action = { context, _, id, event in
-            MachineRuntime.from(context).runAction(Int(id), event)
+            MachineRuntime.with(context) { $0.runAction(Int(id), event) }
         }
         host.entered = { context, _, state in
-            MachineRuntime.from(context).stateChanged(Int(state), entered: true)
+            MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: true) }
         }
         host.exited = { context, _, state in
-            MachineRuntime.from(context).stateChanged(Int(state), entered: false)
+            MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: false) }
         }
         host.taken = { context, _, transition, event in
-            MachineRuntime.from(context).transitionTaken(Int(transition), event)
+            MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
         }
         host.invoke = { context, _, state, start in
-            MachineRuntime.from(context).invoke(Int(state), start: start)
+            MachineRuntime.with(context) { $0.invoke(Int(state), start: start) }
         }
         host.done_data = { context, _, state, done in
-            MachineRuntime.from(context).fillDoneData(Int(state), done)
+            MachineRuntime.with(context) { $0.fillDoneData(Int(state), done) }
         }
         host.release = { context, _, event in
-            guard let event else { return }
-            MachineRuntime.from(context).releaseSlot(event.pointee.data)
+            guard let event, event.pointee.data != 0 else { return }
+            MachineRuntime.with(context) { $0.releaseSlot(event.pointee.data) }
         }
         host.context = Unmanaged.passUnretained(self).toOpaque()
         var coreOptions = sc_options(internal_queue_capacity: UInt32(options.internalQueueCapacity),
@@ -86,9 +98,11 @@ final class MachineRuntime {
         sc_machine_destroy(core)
     }
 
+    /// Runs `body` with the runtime behind a core callback's context, without retaining it:
+    /// the machine owns the runtime and outlives every callback.
     @inline(__always)
-    static func from(_ context: UnsafeMutableRawPointer?) -> MachineRuntime {
-        Unmanaged<MachineRuntime>.fromOpaque(context!).takeUnretainedValue()
+    static func with<T>(_ context: UnsafeMutableRawPointer?, _ body: (MachineRuntime) -> T) -> T {
+        Unmanaged<MachineRuntime>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: - Events between Swift and the core
@@ -176,14 +190,13 @@ final class MachineRuntime {
     }
 
     private func stateChanged(_ state: Int, entered: Bool) {
-        guard observers.hasStateObservers else { return }
+        guard wantsStateChanges else { return }
         let list = observers.stateObservers
         for (_, observer) in list { observer(state, entered) }
     }
 
     private func transitionTaken(_ transition: Int, _ event: UnsafePointer<sc_event>?) {
-        let wanted = recordTransitions || observers.hasTransitionObservers
-        guard wanted else { return }
+        guard wantsTransitions else { return }
         let seen = event.map { observed($0.pointee) } ?? .none
         if recordTransitions { takenTransitions.append((transition, seen)) }
         let list = observers.transitionObservers
