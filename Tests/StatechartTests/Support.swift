@@ -9,6 +9,12 @@ final class Log: @unchecked Sendable {
 
     func add(_ entry: String) { lock.withLock { entries.append(entry) } }
 
+    /// The number of entries logged since the last ``take()``.
+    var count: Int { lock.withLock { entries.count } }
+
+    /// Everything logged since the last ``take()``, without clearing it.
+    func snapshot() -> [String] { lock.withLock { entries } }
+
     /// Everything logged since the last call.
     func take() -> [String] {
         lock.withLock {
