@@ -1,0 +1,331 @@
+/*
+ * The operations behind duk_shim.h: evaluation, variables, read-only system variables,
+ * stored values, foreach copies and JSON. Each op_* runs inside sc_run's protected call and
+ * may throw freely; each public function only fills an sc_call and calls sc_run.
+ */
+#include <string.h>
+
+#include "shim_internal.h"
+
+/* The strict-mode assignment helper's parameter; a location naming it would be shadowed. */
+#define SC_ASSIGN_PARAM "__scxmlAssignedValue__"
+
+static void push_compiled(duk_context *ctx, const char *src, size_t n, int32_t kind) {
+    if (src == NULL) {
+        src = "", n = 0;
+    }
+    if (kind == SC_DUK_SOURCE_EXPRESSION) {
+        /* Parenthesised so that "{a: 1}" is an object literal and statements are rejected; the
+           newline keeps a trailing "// comment" from swallowing the closing parenthesis. */
+        duk_push_string(ctx, "(");
+        duk_push_lstring(ctx, src, n);
+        duk_push_string(ctx, "\n)");
+        duk_concat(ctx, 3);
+        duk_push_string(ctx, "expression");
+        duk_compile(ctx, DUK_COMPILE_EVAL);
+    } else {
+        duk_push_lstring(ctx, src, n);
+        duk_push_string(ctx, "script");
+        duk_compile(ctx, 0);
+    }
+}
+
+static void push_evaluated(duk_context *ctx, const char *src, size_t n, int32_t kind) {
+    push_compiled(ctx, src, n, kind);
+    duk_push_global_object(ctx);
+    duk_call_method(ctx, 0);
+}
+
+static void push_stored_holder(duk_context *ctx) {
+    sc_push_helper(ctx, "stored");
+}
+
+/* Pushes stored[key]; ReferenceError if absent. */
+static void push_stored(duk_context *ctx, const char *key, size_t n) {
+    push_stored_holder(ctx);
+    sc_push_utf8(ctx, key, n);
+    duk_dup(ctx, -1);
+    if (!duk_has_prop(ctx, -3)) { /* pops the copy of the key */
+        (void)duk_reference_error(ctx, "no stored value named '%s'", duk_safe_to_string(ctx, -1));
+    }
+    duk_get_prop(ctx, -2); /* replaces the key with the value */
+    duk_remove(ctx, -2);
+}
+
+/* Pushes the operation's value according to call->value_kind. */
+static void push_value(duk_context *ctx, sc_call *call, int freeze) {
+    switch (call->value_kind) {
+    case SC_DUK_VALUE_DATA:
+        sc_decode_push(ctx, (const uint8_t *)call->value, call->value_length, freeze);
+        break;
+    case SC_DUK_VALUE_EXPRESSION:
+        push_evaluated(ctx, (const char *)call->value, call->value_length, SC_DUK_SOURCE_EXPRESSION);
+        break;
+    case SC_DUK_VALUE_STORED:
+        push_stored(ctx, (const char *)call->value, call->value_length);
+        if (call->number >= 0) {
+            if (!duk_is_object(ctx, -1)) {
+                (void)duk_type_error(ctx, "stored value is not an array");
+            }
+            duk_size_t length = duk_get_length(ctx, -1);
+            if ((uint64_t)call->number >= (uint64_t)length) {
+                (void)duk_range_error(ctx, "element %ld out of range (length %lu)", (long)call->number,
+                                      (unsigned long)length);
+            }
+            duk_get_prop_index(ctx, -1, (duk_uarridx_t)call->number);
+            duk_remove(ctx, -2);
+        }
+        break;
+    default:
+        (void)duk_type_error(ctx, "unknown value kind");
+    }
+}
+
+/* Throws TypeError if `name` (at stack index idx) is a read-only system variable. */
+static void reject_system_variable(duk_context *ctx, duk_idx_t idx, const char *what) {
+    idx = duk_normalize_index(ctx, idx);
+    sc_push_helper(ctx, "sys");
+    duk_dup(ctx, idx);
+    if (duk_has_prop(ctx, -2)) {
+        (void)duk_type_error(ctx, "cannot %s read-only system variable '%s'", what, duk_safe_to_string(ctx, idx));
+    }
+    duk_pop(ctx);
+}
+
+/* ---- Evaluation ---- */
+
+static void op_eval(duk_context *ctx, sc_call *call) {
+    if (call->flag) {
+        push_compiled(ctx, call->s1, call->n1, (int32_t)call->number);
+        duk_pop(ctx);
+    } else {
+        push_evaluated(ctx, call->s1, call->n1, (int32_t)call->number);
+    }
+}
+
+int32_t sc_duk_eval(sc_duk_engine *e, const char *source, size_t source_length, int32_t source_kind,
+                    int32_t result_mode, int32_t compile_only) {
+    sc_call call = {0};
+    call.op = op_eval;
+    call.s1 = source, call.n1 = source_length;
+    call.number = source_kind;
+    call.flag = compile_only;
+    call.result_mode = result_mode;
+    return sc_run(e, &call);
+}
+
+/* ---- Variables ---- */
+
+static void op_declare(duk_context *ctx, sc_call *call) {
+    duk_push_global_object(ctx);
+    sc_push_utf8(ctx, call->s1, call->n1);
+    reject_system_variable(ctx, -1, "redeclare");
+    push_value(ctx, call, 0);
+    /* Like `var`: writable and enumerable; a new binding is not configurable. */
+    duk_def_prop(ctx, -3, DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_SET_WRITABLE | DUK_DEFPROP_SET_ENUMERABLE);
+    duk_pop(ctx);
+}
+
+int32_t sc_duk_declare(sc_duk_engine *e, const char *name, size_t name_length, int32_t value_kind,
+                       const void *value, size_t value_length, int64_t element) {
+    sc_call call = {0};
+    call.op = op_declare;
+    call.s1 = name, call.n1 = name_length;
+    call.value_kind = value_kind, call.value = value, call.value_length = value_length;
+    call.number = element;
+    return sc_run(e, &call);
+}
+
+static void op_assign(duk_context *ctx, sc_call *call) {
+    push_value(ctx, call, 0);
+    /* Strict mode makes both SCXML failure cases throw: assigning an undeclared identifier is a
+       ReferenceError, writing a non-writable or frozen member is a TypeError. (Read-only system
+       variables throw from their setter in any mode.) */
+    duk_push_string(ctx, "function (" SC_ASSIGN_PARAM ") {\n'use strict';\n");
+    sc_push_utf8(ctx, call->s1, call->n1);
+    duk_push_string(ctx, "\n= " SC_ASSIGN_PARAM ";\n}");
+    duk_concat(ctx, 3);
+    duk_push_string(ctx, "location");
+    duk_compile(ctx, DUK_COMPILE_FUNCTION);
+    duk_swap(ctx, -1, -2);
+    duk_call(ctx, 1);
+    duk_pop(ctx);
+}
+
+int32_t sc_duk_assign(sc_duk_engine *e, const char *location, size_t location_length, int32_t value_kind,
+                      const void *value, size_t value_length, int64_t element) {
+    sc_call call = {0};
+    call.op = op_assign;
+    call.s1 = location, call.n1 = location_length;
+    call.value_kind = value_kind, call.value = value, call.value_length = value_length;
+    call.number = element;
+    return sc_run(e, &call);
+}
+
+/* ---- Read-only system variables ---- */
+
+static void op_set_readonly(duk_context *ctx, sc_call *call) {
+    sc_push_helper(ctx, "setReadOnly");
+    sc_push_utf8(ctx, call->s1, call->n1);
+    /* Data values are fresh: freeze them deeply. Stored values may be shared with scripts:
+       freeze only the top level (so `_event.name` is fixed while `_event.data`'s contents
+       stay as the sender made them). */
+    push_value(ctx, call, call->value_kind == SC_DUK_VALUE_DATA);
+    if (call->value_kind != SC_DUK_VALUE_DATA && duk_is_object(ctx, -1)) {
+        duk_freeze(ctx, -1);
+    }
+    duk_call(ctx, 2);
+    duk_pop(ctx);
+}
+
+int32_t sc_duk_set_readonly(sc_duk_engine *e, const char *name, size_t name_length, int32_t value_kind,
+                            const void *value, size_t value_length, int64_t element) {
+    sc_call call = {0};
+    call.op = op_set_readonly;
+    call.s1 = name, call.n1 = name_length;
+    call.value_kind = value_kind, call.value = value, call.value_length = value_length;
+    call.number = element;
+    return sc_run(e, &call);
+}
+
+/* ---- Stored values ---- */
+
+static void op_store(duk_context *ctx, sc_call *call) {
+    push_stored_holder(ctx);
+    sc_push_utf8(ctx, call->s1, call->n1);
+    push_value(ctx, call, 0);
+    duk_put_prop(ctx, -3);
+    duk_pop(ctx);
+}
+
+int32_t sc_duk_store(sc_duk_engine *e, const char *key, size_t key_length, int32_t value_kind, const void *value,
+                     size_t value_length, int64_t element) {
+    sc_call call = {0};
+    call.op = op_store;
+    call.s1 = key, call.n1 = key_length;
+    call.value_kind = value_kind, call.value = value, call.value_length = value_length;
+    call.number = element;
+    return sc_run(e, &call);
+}
+
+static void op_store_array_copy(duk_context *ctx, sc_call *call) {
+    push_evaluated(ctx, call->s2, call->n2, SC_DUK_SOURCE_EXPRESSION);
+    if (!duk_is_array(ctx, -1)) {
+        (void)duk_type_error(ctx, "foreach: the array expression did not produce an array");
+    }
+    /* A shallow copy (SCXML 4.6): later changes to the array do not affect the iteration. */
+    duk_size_t length = duk_get_length(ctx, -1);
+    duk_idx_t copy = duk_push_array(ctx);
+    for (duk_size_t i = 0; i < length; i++) {
+        duk_push_uint(ctx, (duk_uint_t)i);
+        duk_get_prop_index(ctx, -3, (duk_uarridx_t)i);
+        duk_def_prop(ctx, copy, DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_SET_WEC);
+    }
+    push_stored_holder(ctx);
+    sc_push_utf8(ctx, call->s1, call->n1);
+    duk_dup(ctx, copy);
+    duk_put_prop(ctx, -3);
+    duk_pop_3(ctx);
+    call->out_number = (int64_t)length;
+}
+
+int32_t sc_duk_store_array_copy(sc_duk_engine *e, const char *key, size_t key_length, const char *expression,
+                                size_t expression_length, int64_t *count) {
+    sc_call call = {0};
+    call.op = op_store_array_copy;
+    call.s1 = key, call.n1 = key_length;
+    call.s2 = expression, call.n2 = expression_length;
+    int32_t status = sc_run(e, &call);
+    *count = status == SC_DUK_OK ? call.out_number : 0;
+    return status;
+}
+
+static void op_stored_value(duk_context *ctx, sc_call *call) {
+    push_stored(ctx, call->s1, call->n1);
+}
+
+int32_t sc_duk_stored_value(sc_duk_engine *e, const char *key, size_t key_length) {
+    sc_call call = {0};
+    call.op = op_stored_value;
+    call.s1 = key, call.n1 = key_length;
+    call.result_mode = SC_DUK_RESULT_DATA;
+    return sc_run(e, &call);
+}
+
+static void op_has_stored(duk_context *ctx, sc_call *call) {
+    push_stored_holder(ctx);
+    sc_push_utf8(ctx, call->s1, call->n1);
+    call->out_number = duk_has_prop(ctx, -2) ? 1 : 0;
+    duk_pop(ctx);
+}
+
+int32_t sc_duk_has_stored(sc_duk_engine *e, const char *key, size_t key_length, int32_t *exists) {
+    sc_call call = {0};
+    call.op = op_has_stored;
+    call.s1 = key, call.n1 = key_length;
+    int32_t status = sc_run(e, &call);
+    *exists = status == SC_DUK_OK && call.out_number != 0;
+    return status;
+}
+
+static void op_remove_stored(duk_context *ctx, sc_call *call) {
+    push_stored_holder(ctx);
+    sc_push_utf8(ctx, call->s1, call->n1);
+    duk_del_prop(ctx, -2);
+    duk_pop(ctx);
+}
+
+int32_t sc_duk_remove_stored(sc_duk_engine *e, const char *key, size_t key_length) {
+    sc_call call = {0};
+    call.op = op_remove_stored;
+    call.s1 = key, call.n1 = key_length;
+    return sc_run(e, &call);
+}
+
+static void op_set_stored_member(duk_context *ctx, sc_call *call) {
+    push_stored(ctx, call->s1, call->n1);
+    if (!duk_is_object(ctx, -1)) {
+        (void)duk_type_error(ctx, "stored value '%s' is not an object", duk_push_lstring(ctx, call->s1, call->n1));
+    }
+    sc_push_utf8(ctx, call->s2, call->n2);
+    push_stored(ctx, call->s3, call->n3);
+    duk_def_prop(ctx, -3, DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_SET_WEC);
+    duk_pop(ctx);
+}
+
+int32_t sc_duk_set_stored_member(sc_duk_engine *e, const char *key, size_t key_length, const char *member,
+                                 size_t member_length, const char *value_key, size_t value_key_length) {
+    sc_call call = {0};
+    call.op = op_set_stored_member;
+    call.s1 = key, call.n1 = key_length;
+    call.s2 = member, call.n2 = member_length;
+    call.s3 = value_key, call.n3 = value_key_length;
+    return sc_run(e, &call);
+}
+
+/* ---- JSON, garbage collection ---- */
+
+static void op_parse_json(duk_context *ctx, sc_call *call) {
+    sc_push_utf8(ctx, call->s1, call->n1);
+    duk_json_decode(ctx, -1);
+}
+
+int32_t sc_duk_parse_json(sc_duk_engine *e, const char *text, size_t text_length) {
+    sc_call call = {0};
+    call.op = op_parse_json;
+    call.s1 = text, call.n1 = text_length;
+    call.result_mode = SC_DUK_RESULT_DATA;
+    return sc_run(e, &call);
+}
+
+static void op_collect_garbage(duk_context *ctx, sc_call *call) {
+    (void)call;
+    duk_gc(ctx, 0);
+    duk_gc(ctx, 0); /* a second pass finalizes objects freed by finalizers of the first */
+}
+
+int32_t sc_duk_collect_garbage(sc_duk_engine *e) {
+    sc_call call = {0};
+    call.op = op_collect_garbage;
+    return sc_run(e, &call);
+}

@@ -1,0 +1,100 @@
+import CDuktapeShim
+import Statechart
+
+/// `<foreach array item index>` support (SCXML 4.6): the array expression is evaluated once
+/// and iterated over a shallow copy, so the loop body may change the original array without
+/// affecting the iteration.
+extension ECMAScriptEngine {
+    /// The items of the array `arrayExpression` evaluates to, converted to data.
+    ///
+    /// ```swift
+    /// try engine.foreachItems("[1, 'two', {three: 3}]")   // [.number(1), .string("two"), .object(...)]
+    /// ```
+    /// - Throws: ``ScriptError`` (`TypeError`) when the value is not an array or an item is
+    ///   not convertible (use ``foreach(array:item:index:body:)`` for arbitrary items).
+    public func foreachItems(_ arrayExpression: String) throws(ScriptError) -> [DataValue] {
+        let key = "\u{0}foreachItems"
+        _ = try storeForeachCopy(of: arrayExpression, as: key)
+        defer { try? removeStoredValue(key) }
+        guard case .array(let items) = try storedValue(key) else {
+            throw ScriptError(name: "TypeError", message: "foreach: the array expression did not produce an array",
+                              expression: arrayExpression)
+        }
+        return items
+    }
+
+    /// Evaluates `arrayExpression`, keeps a shallow copy of the array under `key` (items are
+    /// kept as they are: objects by reference, functions included) and returns its length.
+    ///
+    /// ```swift
+    /// let count = try engine.storeForeachCopy(of: "handlers", as: "loop")
+    /// for index in 0..<count { try engine.assign(location: "handler", storedValue: "loop", element: index) }
+    /// ```
+    /// - Throws: ``ScriptError`` (`TypeError`) when the value is not an array.
+    public func storeForeachCopy(of arrayExpression: String, as key: String) throws(ScriptError) -> Int {
+        var count: Int64 = 0
+        let status = withUTF8(key) { key, keyLength in
+            withUTF8(arrayExpression) { sc_duk_store_array_copy(handle, key, keyLength, $0, $1, &count) }
+        }
+        try check(status, source: arrayExpression)
+        return Int(count)
+    }
+
+    /// Runs a whole `<foreach>`: for each item of a shallow copy of the array, assigns the
+    /// item to `item` and its index to `index` (declaring them first when they are new global
+    /// identifiers, as the ECMAScript datamodel requires), then calls `body`.
+    ///
+    /// ```swift
+    /// try engine.declare("sum", value: .number(0))
+    /// try engine.foreach(array: "[1, 2, 3]", item: "n", index: "i") {
+    ///     try engine.assign(location: "sum", expression: "sum + n")
+    /// }
+    /// try engine.evaluate("sum")                   // .number(6)
+    /// ```
+    /// - Throws: ``ScriptError`` when the array expression fails or is not an array, or when
+    ///   `item` or `index` is not assignable; whatever `body` throws, unchanged (ending the loop).
+    public func foreach(
+        array arrayExpression: String,
+        item: String,
+        index: String? = nil,
+        body: () throws -> Void
+    ) throws {
+        let key = "\u{0}foreach\(foreachDepth)"
+        let count = try storeForeachCopy(of: arrayExpression, as: key)
+        foreachDepth += 1
+        defer {
+            foreachDepth -= 1
+            try? removeStoredValue(key)
+        }
+        try declareIfNeeded(item)
+        if let index {
+            try declareIfNeeded(index)
+        }
+        for position in 0..<count {
+            try assign(location: item, storedValue: key, element: position)
+            if let index {
+                try assign(location: index, value: .number(Double(position)))
+            }
+            try body()
+        }
+    }
+
+    private func declareIfNeeded(_ name: String) throws(ScriptError) {
+        if Self.isIdentifier(name) && !isDeclared(name) {
+            try declare(name)
+        }
+    }
+
+    /// A plain identifier (letters, decimal digits, `_`, `$`; not starting with a digit), not a
+    /// member path. Reserved words pass; declaring them fails later with a `SyntaxError`.
+    static func isIdentifier(_ name: String) -> Bool {
+        func isStart(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic
+        }
+        func isPart(_ scalar: Unicode.Scalar) -> Bool {
+            isStart(scalar) || scalar.properties.generalCategory == .decimalNumber
+        }
+        guard let first = name.unicodeScalars.first, isStart(first) else { return false }
+        return name.unicodeScalars.dropFirst().allSatisfy(isPart)
+    }
+}

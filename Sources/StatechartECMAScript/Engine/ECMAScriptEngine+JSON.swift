@@ -1,0 +1,17 @@
+import CDuktapeShim
+import Statechart
+
+extension ECMAScriptEngine {
+    /// Parses JSON text with the engine's `JSON.parse`, for `<data>` and `<content>` bodies
+    /// (SCXML B.2.2); `nil` when `text` is not valid JSON.
+    ///
+    /// ```swift
+    /// engine.parseJSON(#"{"a": [1, true, null]}"#)  // .object(["a": .array([.number(1), .bool(true), .null])])
+    /// engine.parseJSON("not json")                   // nil
+    /// ```
+    public func parseJSON(_ text: String) -> DataValue? {
+        let status = withUTF8(text) { sc_duk_parse_json(handle, $0, $1) }
+        guard status == SC_DUK_OK else { return nil }
+        return try? decodedResult(source: text) ?? .null
+    }
+}
