@@ -27,23 +27,54 @@ extension StateMachine {
         /// Whether the machine had halted.
         public var isFinished: Bool
 
+        /// Creates a snapshot from its parts (to build or edit one by hand).
+        public init(chart: String, activeStates: [State], history: [HistoryRecord] = [],
+                    internalEvents: [PendingEvent] = [], delayedEvents: [DelayedEvent] = [],
+                    isFinished: Bool = false) {
+            self.chart = chart
+            self.activeStates = activeStates
+            self.history = history
+            self.internalEvents = internalEvents
+            self.delayedEvents = delayedEvents
+            self.isFinished = isFinished
+        }
+
         /// What a history state remembers.
         public struct HistoryRecord: Sendable {
+            /// The history state.
             public var state: State
+            /// The remembered states: the parent's active child (shallow history) or its
+            /// active atomic descendants (deep history).
             public var remembered: [State]
+
+            public init(state: State, remembered: [State]) {
+                self.state = state
+                self.remembered = remembered
+            }
         }
 
         /// A delayed event still waiting, with the time left before it is due.
         public struct DelayedEvent: Sendable {
+            /// The send id, to cancel it.
             public var sendID: String
+            /// The event.
             public var event: PendingEvent
+            /// The time left before it is due, when the snapshot was taken.
             public var remaining: Duration
+
+            public init(sendID: String, event: PendingEvent, remaining: Duration) {
+                self.sendID = sendID
+                self.event = event
+                self.remaining = remaining
+            }
         }
 
         /// An event waiting in a queue: one of your events, or an event of the chart's own
         /// (a done event, an ``After`` timer) by name.
         public enum PendingEvent: Sendable {
+            /// One of your events.
             case event(Event)
+            /// An event of the chart's own, by name.
             case untyped(SnapshotEvent)
         }
     }
