@@ -57,15 +57,19 @@ final class SnapshotTests: XCTestCase {
         let originalLog = Log(), originalClock = TestClock()
         let original = StateMachine(try player(originalLog, clock: originalClock), clock: originalClock)
         try original.start()
-        try drive(original, originalClock, prefix)
+        try drive(original, originalClock, prefix, step: .seconds(2))
         originalClock.advance(by: .seconds(3))
         let snapshot = try original.snapshot()
         XCTAssertEqual(snapshot.activeStates, [.off])
         XCTAssertEqual(snapshot.history, [.init(state: .h, remembered: [.track2])])
         XCTAssertEqual(snapshot.delayedEvents.map(\.sendID), ["tick"])
+        XCTAssertEqual(snapshot.delayedEvents.map(\.remaining), [.seconds(3)])
         _ = originalLog.take()
         try drive(original, originalClock, suffix)
         let expected = originalLog.take()
+        // The suffix exercises the restored history, timer and parallel region.
+        XCTAssertEqual(Array(expected.prefix(7)), ["exit off", "enter on", "enter player", "enter playing",
+                                                   "enter track2", "enter a", "tick"])
 
         // The snapshot goes through JSON and into a fresh machine on a fresh clock.
         let data = try JSONEncoder().encode(snapshot)
