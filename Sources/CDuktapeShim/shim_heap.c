@@ -319,6 +319,19 @@ void sc_push_helper(duk_context *ctx, const char *name) {
 
 /* ---- Public lifecycle ---- */
 
+/* Creates e->ctx under a recovery point; 0 on failure (including a fatal error). */
+static int create_heap(sc_duk_engine *e) {
+    jmp_buf recovery;
+    e->jmp = &recovery;
+    if (setjmp(recovery) != 0) {
+        e->jmp = NULL;
+        return 0; /* poisoned: destruction frees the blocks without Duktape */
+    }
+    e->ctx = duk_create_heap(sc_alloc, sc_realloc, sc_free, e, sc_fatal);
+    e->jmp = NULL;
+    return e->ctx != NULL;
+}
+
 sc_duk_engine *sc_duk_engine_create(size_t memory_limit) {
     sc_duk_engine *e = (sc_duk_engine *)calloc(1, sizeof *e);
     if (e == NULL) {
@@ -326,16 +339,7 @@ sc_duk_engine *sc_duk_engine_create(size_t memory_limit) {
     }
     e->memory_limit = memory_limit;
     e->error_line = -1;
-    jmp_buf recovery;
-    e->jmp = &recovery;
-    if (setjmp(recovery) != 0) {
-        e->jmp = NULL;
-        sc_duk_engine_destroy(e); /* poisoned: frees the blocks without Duktape */
-        return NULL;
-    }
-    e->ctx = duk_create_heap(sc_alloc, sc_realloc, sc_free, e, sc_fatal);
-    e->jmp = NULL;
-    if (e->ctx == NULL) {
+    if (!create_heap(e)) {
         sc_duk_engine_destroy(e);
         return NULL;
     }
