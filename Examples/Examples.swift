@@ -1,2 +1,0 @@
-// Examples of the typed DSL live here (issue 3).
-import Statechart
