@@ -67,9 +67,19 @@ final class ForeachTests: XCTestCase {
         XCTAssertThrowsError(try engine.assign(location: "item", storedValue: "loop", element: -1))
     }
 
-    func testInvalidItemLocationFails() {
-        XCTAssertThrowsError(try engine.foreach(array: "[1]", item: "1abc") {})
-        XCTAssertThrowsError(try engine.foreach(array: "[1]", item: "undeclared.member") {})
+    func testInvalidItemOrIndexFailsBeforeIterating() {
+        // W3C test 152's shape: an illegal item is an error even when nothing would be assigned.
+        for name in ["'continue'", "continue", "1abc", "undeclared.member", "a b", ""] {
+            var ran = false
+            XCTAssertThrowsError(try engine.foreach(array: "[]", item: name) { ran = true }, name) { error in
+                XCTAssertEqual((error as? ScriptError)?.name, "SyntaxError", name)
+            }
+            XCTAssertThrowsError(try engine.foreach(array: "[1]", item: "ok", index: name) { ran = true }, name)
+            XCTAssertFalse(ran, name)
+        }
+        XCTAssertFalse(engine.isDeclared("ok"))
+        XCTAssertTrue(ECMAScriptEngine.isAssignableIdentifier("$valid_1"))
+        XCTAssertTrue(ECMAScriptEngine.isAssignableIdentifier("café"))
     }
 
     func testNestedForeach() throws {

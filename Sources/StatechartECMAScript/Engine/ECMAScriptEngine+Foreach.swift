@@ -41,8 +41,9 @@ extension ECMAScriptEngine {
     }
 
     /// Runs a whole `<foreach>`: for each item of a shallow copy of the array, assigns the
-    /// item to `item` and its index to `index` (declaring them first when they are new global
-    /// identifiers, as the ECMAScript datamodel requires), then calls `body`.
+    /// item to `item` and its index to `index` (declaring them first when they are new, as the
+    /// ECMAScript datamodel requires), then calls `body`. `item` and `index` must be variable
+    /// names (identifiers that are not reserved words), checked before anything runs.
     ///
     /// ```swift
     /// try engine.declare("sum", value: .number(0))
@@ -51,14 +52,18 @@ extension ECMAScriptEngine {
     /// }
     /// try engine.evaluate("sum")                   // .number(6)
     /// ```
-    /// - Throws: ``ScriptError`` when the array expression fails or is not an array, or when
-    ///   `item` or `index` is not assignable; whatever `body` throws, unchanged (ending the loop).
+    /// - Throws: ``ScriptError`` when `item` or `index` is not a variable name (`SyntaxError`,
+    ///   even for an empty array), when the array expression fails or is not an array; whatever `body` throws, unchanged (ending the loop).
     public func foreach(
         array arrayExpression: String,
         item: String,
         index: String? = nil,
         body: () throws -> Void
     ) throws {
+        for name in [item] + (index.map { [$0] } ?? []) where !Self.isAssignableIdentifier(name) {
+            throw ScriptError(name: "SyntaxError", message: "foreach: '\(name)' is not a valid variable name",
+                              expression: name)
+        }
         let key = "\u{0}foreach\(foreachDepth)"
         let count = try storeForeachCopy(of: arrayExpression, as: key)
         foreachDepth += 1
@@ -80,21 +85,32 @@ extension ECMAScriptEngine {
     }
 
     private func declareIfNeeded(_ name: String) throws(ScriptError) {
-        if Self.isIdentifier(name) && !isDeclared(name) {
+        if !isDeclared(name) {
             try declare(name)
         }
     }
 
-    /// A plain identifier (letters, decimal digits, `_`, `$`; not starting with a digit), not a
-    /// member path. Reserved words pass; declaring them fails later with a `SyntaxError`.
-    static func isIdentifier(_ name: String) -> Bool {
+    /// Words that cannot be assigned to in strict-mode code (ES5.1 7.6.1, plus `eval` and
+    /// `arguments`).
+    private static let reservedWords: Set<String> = [
+        "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do",
+        "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in",
+        "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof",
+        "var", "void", "while", "with", "implements", "interface", "let", "package", "private", "protected",
+        "public", "static", "yield", "eval", "arguments",
+    ]
+
+    /// A variable name `<foreach>` may use: an identifier (letters, decimal digits, `_`, `$`;
+    /// not starting with a digit) that is not a reserved word. Member paths are not names.
+    static func isAssignableIdentifier(_ name: String) -> Bool {
         func isStart(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic
         }
         func isPart(_ scalar: Unicode.Scalar) -> Bool {
             isStart(scalar) || scalar.properties.generalCategory == .decimalNumber
         }
-        guard let first = name.unicodeScalars.first, isStart(first) else { return false }
-        return name.unicodeScalars.dropFirst().allSatisfy(isPart)
+        guard let first = name.unicodeScalars.first, isStart(first),
+              name.unicodeScalars.dropFirst().allSatisfy(isPart) else { return false }
+        return !reservedWords.contains(name)
     }
 }

@@ -23,19 +23,16 @@ extension ECMAScriptEngine {
     /// ```
     /// - Throws: ``ScriptError`` (`TypeError`) when `name` is a read-only system variable.
     public func registerFunction(_ name: String, _ body: @escaping ([DataValue]) throws -> DataValue) throws(ScriptError) {
-        let id: Int32
-        if let existing = hostFunctionIDs[name] {
-            id = existing
+        let existing = hostFunctionIDs[name]
+        let id = existing ?? Int32(hostFunctions.count)
+        let status = withUTF8(name) { sc_duk_register_function(handle, $0, $1, id) }
+        try check(status, source: name)
+        if existing != nil {
             hostFunctions[Int(id)] = body
         } else {
-            id = Int32(hostFunctions.count)
             hostFunctions.append(body)
-        }
-        let status = withUTF8(name) { sc_duk_register_function(handle, $0, $1, id) }
-        if status == SC_DUK_OK {
             hostFunctionIDs[name] = id
         }
-        try check(status, source: name)
     }
 
     /// Called by the shim's trampoline when a script calls a host function.

@@ -40,9 +40,17 @@ import Statechart
 ///   needs a Duktape build with that option (then: an interrupt check in the shim).
 public final class ECMAScriptEngine {
     /// The default heap limit: 256 MiB of script data.
+    ///
+    /// ```swift
+    /// let roomy = try ECMAScriptEngine(memoryLimit: 4 * ECMAScriptEngine.defaultMemoryLimit)
+    /// ```
     public static let defaultMemoryLimit = 256 * 1024 * 1024
 
     /// The heap limit in bytes given at creation (0: unlimited).
+    ///
+    /// ```swift
+    /// try ECMAScriptEngine(memoryLimit: 1 << 20).memoryLimit   // 1048576
+    /// ```
     public let memoryLimit: Int
 
     let handle: OpaquePointer
@@ -77,11 +85,20 @@ public final class ECMAScriptEngine {
     }
 
     /// `true` once Duktape's fatal handler ran; every call then throws a fatal ``ScriptError``.
+    /// Discard the engine then (and, in SCXML terms, end the session).
+    ///
+    /// ```swift
+    /// if engine.hasFailedFatally { engine = try ECMAScriptEngine() }
+    /// ```
     public var hasFailedFatally: Bool {
         sc_duk_engine_is_poisoned(handle) != 0
     }
 
-    /// Bytes currently allocated by the heap.
+    /// Bytes currently allocated by the heap (about 100 KB for a fresh engine).
+    ///
+    /// ```swift
+    /// print(engine.memoryInUse, "of", engine.memoryLimit)
+    /// ```
     public var memoryInUse: Int {
         sc_duk_engine_memory_in_use(handle)
     }
