@@ -21,10 +21,14 @@ public typealias DoneData = @Sendable (ActionContext) -> (any Sendable)?
 ///                         cancel: { _ in timer.stop() })
 /// ```
 public struct Invocation: Sendable {
+    /// The invocation's id (SCXML `<invoke id>`).
     public var id: String
+    /// Starts the invocation.
     public var start: Action
+    /// Cancels it.
     public var cancel: Action
 
+    /// An invocation started by `start` and cancelled by `cancel`.
     public init(id: String, start: @escaping Action, cancel: @escaping Action = { _ in }) {
         self.id = id
         self.start = start
@@ -38,9 +42,12 @@ public struct Invocation: Sendable {
 /// try machine.send(Event("order.placed", payload: Order(id: 7)))
 /// ```
 public struct Event: Sendable, CustomStringConvertible {
+    /// The dot-separated name descriptors match.
     public var name: String
+    /// The data the event carries, if any.
     public var payload: (any Sendable)?
 
+    /// An event named `name` carrying `payload`.
     public init(_ name: String, payload: (any Sendable)? = nil) {
         self.name = name
         self.payload = payload
@@ -49,10 +56,12 @@ public struct Event: Sendable, CustomStringConvertible {
     /// The payload cast to `T`, or `nil`.
     public func payload<T>(as type: T.Type) -> T? { payload as? T }
 
+    /// The event's name.
     public var description: String { name }
 }
 
 extension Event: ExpressibleByStringLiteral {
+    /// An event without payload named by a string literal: `try machine.send("coin")`.
     public init(stringLiteral value: String) { self.init(value) }
 }
 

@@ -1,15 +1,20 @@
 /// Where a definition came from, so compile errors can point at it (`file:line:column`).
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The file's path or name.
     public var file: String
+    /// The line, from 1.
     public var line: Int
+    /// The column, from 1.
     public var column: Int
 
+    /// The location `file:line:column`.
     public init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
+    /// `file:line:column`.
     public var description: String { "\(file):\(line):\(column)" }
 }
 
@@ -42,6 +47,7 @@ public struct ChartDefinition: Sendable {
     /// in the first macrostep.
     public var onStart: [Action]
 
+    /// A chart named `name` with top-level `states`.
     public init(name: String = "chart", initial: [String] = [], states: [StateDefinition],
                 location: SourceLocation? = nil, onStart: [Action] = []) {
         self.name = name
@@ -70,6 +76,7 @@ public enum HistoryType: String, Sendable, Codable {
 /// ])
 /// ```
 public struct StateDefinition: Sendable {
+    /// What sort of state this is.
     public enum Kind: Sendable {
         /// `<state>`: atomic without children, compound with them.
         case state
@@ -81,13 +88,17 @@ public struct StateDefinition: Sendable {
         case history(HistoryType)
     }
 
+    /// The state's unique id.
     public var id: String
+    /// Atomic or compound (by its children), parallel, final or history.
     public var kind: Kind
     /// Ids of the default initial states (`initial` attribute). Empty: `initialTransition` or the first child.
     public var initial: [String]
     /// The `<initial>` element's transition (targets and content), or a history state's default transition.
     public var initialTransition: TransitionDefinition?
+    /// Child states in document order.
     public var children: [StateDefinition]
+    /// Outgoing transitions in document order (priority order).
     public var transitions: [TransitionDefinition]
     /// Executable content run on entry, in order.
     public var onEntry: [Action]
@@ -97,8 +108,10 @@ public struct StateDefinition: Sendable {
     public var invocations: [Invocation]
     /// For final states: computes the data of the `done.state.<parent>` event.
     public var doneData: DoneData?
+    /// Where the state was written, for error messages.
     public var location: SourceLocation?
 
+    /// A state with every part given explicitly.
     public init(_ id: String, kind: Kind = .state, initial: [String] = [],
                 initialTransition: TransitionDefinition? = nil, children: [StateDefinition] = [],
                 transitions: [TransitionDefinition] = [], onEntry: [Action] = [], onExit: [Action] = [],
@@ -157,13 +170,20 @@ public enum TransitionType: String, Sendable, Codable {
 /// TransitionDefinition(guard: { $0.isActive("ready") }, to: "go")     // eventless
 /// ```
 public struct TransitionDefinition: Sendable {
+    /// Event descriptors; empty for an eventless transition.
     public var events: [String]
+    /// The condition; `nil` means always enabled.
     public var guardCondition: Guard?
+    /// Target state ids; empty for a targetless transition.
     public var targets: [String]
+    /// External (the default) or internal.
     public var type: TransitionType
+    /// Executable content run when the transition is taken.
     public var actions: [Action]
+    /// Where the transition was written, for error messages.
     public var location: SourceLocation?
 
+    /// A transition with every part given explicitly.
     public init(on events: [String] = [], guard guardCondition: Guard? = nil, to targets: [String] = [],
                 type: TransitionType = .external, actions: [Action] = [], location: SourceLocation? = nil) {
         self.events = events

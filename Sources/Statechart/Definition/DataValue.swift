@@ -5,11 +5,17 @@
 /// if case .number(let x)? = data["x"] { print(x) }   // 1.0
 /// ```
 public enum DataValue: Sendable, Hashable, Codable {
+    /// JSON `null`.
     case null
+    /// A boolean.
     case bool(Bool)
+    /// A number (JSON numbers are doubles).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([DataValue])
+    /// An object.
     case object([String: DataValue])
 
     /// The member `key` of an object, or `nil`.
