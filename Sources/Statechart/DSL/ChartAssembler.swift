@@ -27,6 +27,7 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
         var states: [StateDefinition] = []
         var anyState: [TransitionSpec<State, Event>] = []
         var initial: [String] = []
+        var onStart: [Action] = []
         for element in content {
             switch element {
             case .state(let spec):
@@ -40,11 +41,8 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
                 if !initial.isEmpty {
                     fail(.invalidInitial, chartName, location, "the chart has more than one Initial; keep one")
                 }
-                if action != nil {
-                    fail(.invalidInitial, chartName, location,
-                         "the chart's Initial cannot have an action; put it in the initial state's OnEntry")
-                }
                 initial = targets.map(id)
+                onStart = wrap(action)
             }
         }
         // A transition written at the top level fires from any state: a copy on each top-level
@@ -67,7 +65,7 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
                 if let t = transition(spec, enclosing: states[i].id, path: chartName) { states[i].transitions.append(t) }
             }
         }
-        return ChartDefinition(name: chartName, initial: initial, states: states)
+        return ChartDefinition(name: chartName, initial: initial, states: states, onStart: onStart)
     }
 
     // MARK: - Elements

@@ -12,18 +12,15 @@
 public struct Final<State: Hashable & Sendable, Event: ChartEvent> {
     let element: ChartElement<State, Event>
 
-    /// A final state named `id`.
-    ///
-    /// - Parameter doneData: computes the payload of the parent's done event.
+    /// A final state named `id`; `doneData` computes the payload of the parent's done event.
     public init(_ id: State,
                 doneData: (@Sendable (StateMachine<State, Event>.Context) -> (any Sendable)?)? = nil,
                 fileID: String = #fileID, line: Int = #line, column: Int = #column) {
         self.init(id, doneData: doneData, fileID: fileID, line: line, column: column) { ChartContent() }
     }
 
-    /// A final state named `id` whose body holds ``OnEntry`` and ``OnExit`` actions.
-    ///
-    /// - Parameter doneData: computes the payload of the parent's done event.
+    /// A final state named `id` whose body holds ``OnEntry`` and ``OnExit`` actions;
+    /// `doneData` computes the payload of the parent's done event.
     public init(_ id: State,
                 doneData: (@Sendable (StateMachine<State, Event>.Context) -> (any Sendable)?)? = nil,
                 fileID: String = #fileID, line: Int = #line, column: Int = #column,

@@ -3,7 +3,8 @@
 /// children are entered.
 ///
 /// Use it for content, or for several initial states in different regions of a parallel
-/// descendant. At the top level of a chart it names the chart's initial states (no action).
+/// descendant. At the top level of a chart it names the chart's initial states, and its
+/// action runs when the machine starts, before any state is entered.
 ///
 /// ```swift
 /// StateNode(.app) {

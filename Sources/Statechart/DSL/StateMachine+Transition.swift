@@ -24,6 +24,7 @@ extension StateMachine {
             self.record = record
         }
 
+        /// The transition as `source -event-> targets`.
         public var description: String { record.description }
     }
 
@@ -55,6 +56,7 @@ extension StateMachine {
         /// Whether the event enabled a transition.
         public var isHandled: Bool { outcome == .handled }
 
+        /// `event: outcome [before] -> [after]`.
         public var description: String {
             "\(event): \(outcome) \(before) -> \(after)"
         }

@@ -34,6 +34,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     /// A machine for `chart`; call ``start()`` to enter the initial configuration.
     ///
     /// - Parameters:
+    ///   - chart: the compiled chart to run.
     ///   - options: queue sizes and the runaway bound.
     ///   - clock: the clock of delayed events; pass a ``TestClock`` in tests.
     public init(_ chart: TypedChart<State, Event>, options: MachineOptions = MachineOptions(),

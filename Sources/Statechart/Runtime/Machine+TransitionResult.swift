@@ -28,6 +28,7 @@ extension Machine {
         /// Whether the event enabled a transition.
         public var isHandled: Bool { outcome == .handled }
 
+        /// `event: outcome [before] -> [after]`.
         public var description: String {
             "\(event.name): \(outcome) [\(before.joined(separator: ", "))] -> [\(after.joined(separator: ", "))]"
         }

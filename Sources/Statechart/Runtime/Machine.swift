@@ -38,6 +38,7 @@ public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ``Machine/start()`` was called twice.
     case alreadyStarted
 
+    /// A sentence saying what went wrong.
     public var description: String {
         switch self {
         case .runaway(let steps, let configuration):
@@ -104,6 +105,7 @@ public final class Machine: @unchecked Sendable {
     /// Creates a machine for `chart`; call ``start()`` to enter its initial configuration.
     ///
     /// - Parameters:
+    ///   - chart: the compiled chart to run.
     ///   - options: queue sizes and the runaway bound.
     ///   - clock: the clock delayed events use (``SystemClock`` fires on its own; a
     ///     ``TestClock`` fires when a test advances it).

@@ -22,6 +22,7 @@ public struct TransitionRecord: Sendable, CustomStringConvertible {
         self.index = index
     }
 
+    /// The transition as `source -event-> targets` (`ε` for eventless, `(targetless)`).
     public var description: String {
         "\(source) -\(event?.name ?? "ε")-> \(targets.isEmpty ? "(targetless)" : targets.joined(separator: " "))"
     }

@@ -13,6 +13,7 @@ extension Machine {
     /// an error in its macrostep to ``onError(_:)`` observers.
     ///
     /// - Parameters:
+    ///   - event: the event to send.
     ///   - delay: how long to wait; zero or negative delays fire at the clock's next wake-up.
     ///   - id: the send id, to cancel the event; `nil` generates a unique one (`"send.N"`).
     ///     Several pending events may share an id: ``cancel(sendID:)`` cancels them all.

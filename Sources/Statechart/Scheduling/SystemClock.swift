@@ -21,8 +21,10 @@ public struct SystemClock: MachineClock {
         origin = ContinuousClock.now
     }
 
+    /// The time since this clock was created.
     public var now: Duration { ContinuousClock.now - origin }
 
+    /// Calls `body` on a background thread once `deadline` has passed.
     public func wakeUp(at deadline: Duration, _ body: @escaping @Sendable () -> Void) {
         let delay = deadline - now
         let nanoseconds: Int

@@ -35,8 +35,10 @@ public final class TestClock: MachineClock {
         timeline = Mutex(Timeline(now: now))
     }
 
+    /// The virtual time: changes only when the clock is advanced.
     public var now: Duration { timeline.withLock { $0.now } }
 
+    /// Records a wake-up; `body` runs when ``advance(by:)`` or ``advance(to:)`` passes `deadline`.
     public func wakeUp(at deadline: Duration, _ body: @escaping @Sendable () -> Void) {
         timeline.withLock { timeline in
             timeline.sequence += 1

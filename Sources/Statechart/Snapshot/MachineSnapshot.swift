@@ -47,6 +47,7 @@ public struct MachineSnapshot: Codable, Sendable, Hashable {
         /// descendants (deep).
         public var remembered: [String]
 
+        /// A record of `state` remembering `remembered`.
         public init(state: String, remembered: [String]) {
             self.state = state
             self.remembered = remembered
@@ -62,6 +63,7 @@ public struct MachineSnapshot: Codable, Sendable, Hashable {
         /// The time left before it is due, when the snapshot was taken.
         public var remaining: Duration
 
+        /// A delayed event due `remaining` from now.
         public init(sendID: String, event: SnapshotEvent, remaining: Duration) {
             self.sendID = sendID
             self.event = event
@@ -76,9 +78,12 @@ public struct MachineSnapshot: Codable, Sendable, Hashable {
 /// SnapshotEvent(name: "order.placed", payload: .object(["id": .number(7)]))
 /// ```
 public struct SnapshotEvent: Codable, Sendable, Hashable {
+    /// The event's name.
     public var name: String
+    /// The event's payload, if any.
     public var payload: DataValue?
 
+    /// An event named `name` carrying `payload`.
     public init(name: String, payload: DataValue? = nil) {
         self.name = name
         self.payload = payload
@@ -109,6 +114,7 @@ public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The internal queue of the machine being restored is too small for the snapshot's events.
     case queueFull(event: String)
 
+    /// A sentence saying what went wrong.
     public var description: String {
         switch self {
         case .insideMacrostep:

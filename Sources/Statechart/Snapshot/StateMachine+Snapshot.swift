@@ -47,6 +47,7 @@ extension StateMachine {
             /// active atomic descendants (deep history).
             public var remembered: [State]
 
+            /// A record of `state` remembering `remembered`.
             public init(state: State, remembered: [State]) {
                 self.state = state
                 self.remembered = remembered
@@ -62,6 +63,7 @@ extension StateMachine {
             /// The time left before it is due, when the snapshot was taken.
             public var remaining: Duration
 
+            /// A delayed event due `remaining` from now.
             public init(sendID: String, event: PendingEvent, remaining: Duration) {
                 self.sendID = sendID
                 self.event = event

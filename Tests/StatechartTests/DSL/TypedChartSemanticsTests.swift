@@ -145,11 +145,12 @@ final class TypedChartSemanticsTests: XCTestCase {
         XCTAssertEqual(m.configuration, [.b])
         let n = try StateMachine<S, E>(clock: TestClock()) {
             StateNode(.a)
-            Initial(.p)
-            Parallel(.p) { StateNode(.a1); StateNode(.b1) }
+            Initial(.p, action: c.take("start"))
+            Parallel(.p) { c.logged("p"); StateNode(.a1); StateNode(.b1) }
         }
         try n.start()
         XCTAssertEqual(n.configuration, [.a1, .b1])
+        XCTAssertEqual(c.log.take(), ["take start", "enter p"])
     }
 
     func testInternalTransitionKeepsTheSourceActive() throws {
