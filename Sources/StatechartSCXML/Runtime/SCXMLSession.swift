@@ -230,7 +230,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         switch target {
         case nil, "#_scxml_\(sessionID)"?:
             let coreEvent = Event(name, payload: event)
-            if delay > .zero { ctx.send(coreEvent, after: delay, id: sendID) } else { ctx.send(coreEvent) }
+            if delay > .zero { _ = ctx.send(coreEvent, after: delay, id: sendID) } else { ctx.send(coreEvent) }
         case "#_internal"?:
             var raised = event
             raised.type = .internal
