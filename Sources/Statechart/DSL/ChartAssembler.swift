@@ -17,9 +17,12 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
     private var registeredStrings: [String: Event.Name] = [:]
     private var afterCount = 0
 
-    init(chartName: String, maps: TypedChartMaps<State, Event>) {
+    let adapters: TypedAdapters<State, Event>
+
+    init(chartName: String, maps: TypedChartMaps<State, Event>, adapters: TypedAdapters<State, Event>) {
         self.chartName = chartName
         self.maps = maps
+        self.adapters = adapters
     }
 
     /// The chart definition for a top-level body.
@@ -163,14 +166,12 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
 
     private func wrap(_ action: TypedAction<State, Event>?) -> [Action] {
         guard let action else { return [] }
-        let maps = self.maps
-        return [{ ctx in action(Context(untyped: ctx, maps: maps)) }]
+        return [adapters.action(action, maps)]
     }
 
     private func wrap(_ condition: TypedGuard<State, Event>?) -> Guard? {
         guard let condition else { return nil }
-        let maps = self.maps
-        return { ctx in condition(Context(untyped: ctx, maps: maps)) }
+        return adapters.condition(condition, maps)
     }
 
     private mutating func fail(_ code: ChartError.Code, _ path: String, _ location: SourceLocation?, _ message: String) {

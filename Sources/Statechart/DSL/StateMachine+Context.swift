@@ -1,3 +1,5 @@
+import CStateCore
+
 extension StateMachine {
     /// What a typed action or guard sees and can do: the event (typed), the configuration,
     /// and ways to raise, send, delay and cancel events.
@@ -14,8 +16,11 @@ extension StateMachine {
     public struct Context {
         /// The untyped context underneath (event names, raw payloads, untyped sends).
         public let untyped: ActionContext
-        let maps: TypedChartMaps<State, Event>
+        @usableFromInline let maps: TypedChartMaps<State, Event>
 
+        // Inlinable: contexts are made in code specialized for your types (see TypedChart's
+        // initializer), so no generic metadata is looked up on each action call.
+        @inlinable @inline(__always)
         init(untyped: ActionContext, maps: TypedChartMaps<State, Event>) {
             self.untyped = untyped
             self.maps = maps
@@ -23,7 +28,17 @@ extension StateMachine {
 
         /// The event being processed, or `nil` for eventless transitions, the initial entry,
         /// done events and ``After`` timers.
-        public var event: Event? { maps.typed(untyped) }
+        ///
+        /// - Complexity: O(1). For an event without payload sent through the fast path it is a
+        ///   table lookup by the event's interned id.
+        @inlinable
+        public var event: Event? {
+            let raw = untyped.coreEvent
+            if raw.data == 0 && maps.eventsAreNames && raw.id < maps.eventByCoreID.count {
+                if let event = maps.eventByCoreID[Int(raw.id)] { return event }
+            }
+            return maps.typed(untyped)
+        }
 
         /// The name of the event being processed as the chart knows it (done events and
         /// timers included), or `nil`.

@@ -24,13 +24,13 @@ extension StateMachine {
     /// ```swift
     /// machine.onEnter { state in print("entered", state) }
     /// ```
-    @discardableResult
+    @inlinable @discardableResult
     public func onEnter(_ observer: @escaping @Sendable (State) -> Void) -> ObserverToken {
         onStateChange { state, entered in if entered { observer(state) } }
     }
 
     /// Calls `observer` with each state exited (after its exit actions ran).
-    @discardableResult
+    @inlinable @discardableResult
     public func onExit(_ observer: @escaping @Sendable (State) -> Void) -> ObserverToken {
         onStateChange { state, entered in if !entered { observer(state) } }
     }
@@ -40,25 +40,28 @@ extension StateMachine {
     /// ```swift
     /// machine.onEnter(.loggedIn) { showHome() }
     /// ```
-    @discardableResult
+    @inlinable @discardableResult
     public func onEnter(_ state: State, _ observer: @escaping @Sendable () -> Void) -> ObserverToken {
         onStateChange { changed, entered in if entered && changed == state { observer() } }
     }
 
     /// Calls `observer` each time `state` is exited.
-    @discardableResult
+    @inlinable @discardableResult
     public func onExit(_ state: State, _ observer: @escaping @Sendable () -> Void) -> ObserverToken {
         onStateChange { changed, entered in if !entered && changed == state { observer() } }
     }
 
     /// Calls `observer` each time a state is entered (`entered` true) or exited.
-    @discardableResult
+    ///
+    /// ```swift
+    /// machine.onStateChange { state, entered in print(entered ? "+" : "-", state) }
+    /// ```
+    // Inlinable: the observer's wrapper is specialized for your types in your module.
+    @inlinable @discardableResult
     public func onStateChange(_ observer: @escaping @Sendable (_ state: State, _ entered: Bool) -> Void) -> ObserverToken {
         let maps = self.maps
-        return machine.access {
-            machine.runtime.observers.add(state: { index, entered in
-                if let state = maps.state(at: index) { observer(state, entered) }
-            })
+        return machine.addStateObserver { index, entered in
+            if let state = maps.state(at: index) { observer(state, entered) }
         }
     }
 

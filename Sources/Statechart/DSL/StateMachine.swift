@@ -29,7 +29,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     public let machine: Machine
 
     @usableFromInline let eventKeys: EventKeyTable
-    let maps: TypedChartMaps<State, Event>
+    @usableFromInline let maps: TypedChartMaps<State, Event>
 
     /// A machine for `chart`; call ``start()`` to enter the initial configuration.
     ///
@@ -55,6 +55,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     /// }
     /// ```
     /// - Throws: ``ChartCompilationError`` when the chart is illegal.
+    @inlinable
     public convenience init(name: String = "chart", initial: State? = nil,
                             options: MachineOptions = MachineOptions(), clock: any MachineClock = SystemClock.shared,
                             @ChartBuilder<State, Event> _ content: () -> ChartContent<State, Event>) throws {

@@ -47,11 +47,19 @@ public final class TypedChart<State: Hashable & Sendable, Event: ChartEvent>: @u
     ///     a top-level ``Initial``).
     ///   - content: top-level states; transitions written at the top level fire from any state.
     /// - Throws: ``ChartCompilationError`` with every problem found.
-    public init(name: String = "chart", initial: State? = nil,
-                @ChartBuilder<State, Event> _ content: () -> ChartContent<State, Event>) throws {
+    @inlinable
+    public convenience init(name: String = "chart", initial: State? = nil,
+                            @ChartBuilder<State, Event> _ content: () -> ChartContent<State, Event>) throws {
+        // Inlinable so that the adapters below are made in code specialized for your types.
+        try self.init(name: name, initial: initial, content: content(), adapters: TypedAdapters())
+    }
+
+    @usableFromInline
+    init(name: String, initial: State?, content: ChartContent<State, Event>,
+         adapters: TypedAdapters<State, Event>) throws {
         let maps = TypedChartMaps<State, Event>()
-        var assembler = ChartAssembler(chartName: name, maps: maps)
-        var definition = assembler.assemble(content().elements)
+        var assembler = ChartAssembler(chartName: name, maps: maps, adapters: adapters)
+        var definition = assembler.assemble(content.elements)
         if let initial { definition.initial = [maps.id(of: initial)] }
         var errors = assembler.errors
         var compiled: CompiledChart?
@@ -87,5 +95,24 @@ public final class TypedChart<State: Hashable & Sendable, Event: ChartEvent>: @u
     /// The state whose id in the compiled chart is `id`, or `nil`.
     public func state(withID id: String) -> State? {
         compiled.index(of: id).flatMap(maps.state(at:))
+    }
+}
+
+/// Turns typed actions and guards into untyped ones. Made by inlinable code in the caller's
+/// module, so the closures are specialized for the chart's types: calling an action then looks
+/// up no generic metadata (unspecialized generic code would, on every call).
+@usableFromInline
+struct TypedAdapters<State: Hashable & Sendable, Event: ChartEvent>: Sendable {
+    @usableFromInline let action: @Sendable (@escaping TypedAction<State, Event>, TypedChartMaps<State, Event>) -> Action
+    @usableFromInline let condition: @Sendable (@escaping TypedGuard<State, Event>, TypedChartMaps<State, Event>) -> Guard
+
+    @inlinable
+    init() {
+        action = { action, maps in
+            { ctx in action(StateMachine<State, Event>.Context(untyped: ctx, maps: maps)) }
+        }
+        condition = { condition, maps in
+            { ctx in condition(StateMachine<State, Event>.Context(untyped: ctx, maps: maps)) }
+        }
     }
 }

@@ -5,6 +5,7 @@ import CStateCore
 /// Filled while ``TypedChart`` assembles and compiles the chart, read-only afterwards (hence
 /// `@unchecked Sendable`). Actions capture this object rather than the chart, so the compiled
 /// chart (which owns the actions) and the maps form no reference cycle.
+@usableFromInline
 final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unchecked Sendable {
     struct NameEntry {
         var id: UInt32
@@ -14,7 +15,7 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     // States
     private(set) var stateIDs: [State: String] = [:]
     private(set) var statesByID: [String: State] = [:]
-    private(set) var statesByIndex: [State?] = []
+    @usableFromInline var statesByIndex: [State?] = []
     private(set) var stateIndex: [State: Int] = [:]
 
     // Events
@@ -23,12 +24,12 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     private(set) var nameKeys = EventKeyTable.disabled
     /// Registered events by the bytes of `Event` when events are their own names.
     private(set) var eventKeys = EventKeyTable.disabled
-    private(set) var eventByCoreID: [Event?] = []
+    @usableFromInline var eventByCoreID: [Event?] = []
     private(set) var eventByName: [String: Event] = [:]
     private(set) var eventNames: [String] = []
 
     /// Events without payload: a registered event is recovered from its interned id alone.
-    let eventsAreNames = Event.Name.self == Event.self
+    @usableFromInline let eventsAreNames = Event.Name.self == Event.self
     /// String-named events: any event name is an event.
     let eventsAreStrings = Event.self == String.self
 
@@ -85,6 +86,7 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
 
     // MARK: - Lookups
 
+    @inlinable
     func state(at index: Int) -> State? {
         index < statesByIndex.count ? statesByIndex[index] : nil
     }
@@ -125,8 +127,10 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     }
 
     /// The typed event of an action's context.
+    @usableFromInline
     func typed(_ context: ActionContext) -> Event? {
-        typed(ObservedEvent(event: context.event, raw: context.coreEvent,
-                            typed: context.runtime.typedValue(context.coreEvent)))
+        let raw = context.coreEvent
+        return typed(ObservedEvent(event: context.runtime.swiftEvent(raw), raw: raw,
+                                   typed: context.runtime.typedValue(raw)))
     }
 }

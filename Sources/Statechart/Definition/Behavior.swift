@@ -65,7 +65,8 @@ extension Event: ExpressibleByStringLiteral {
     public init(stringLiteral value: String) { self.init(value) }
 }
 
-/// What executable content and guards can see and do while a machine runs them.
+/// What executable content and guards can see and do while a machine runs them. A context is
+/// valid only while its action or guard runs: do not keep it.
 ///
 /// ```swift
 /// StateDefinition("saving", onEntry: [{ ctx in
@@ -73,19 +74,23 @@ extension Event: ExpressibleByStringLiteral {
 /// }])
 /// ```
 public struct ActionContext {
-    unowned let runtime: MachineRuntime
-    /// The event that triggered the current microstep; `nil` for eventless transitions and the
-    /// initial entry.
-    public let event: Event?
-    /// The core's view of `event` (interned id and payload slot), so typed layers can map it
+    // unowned(unsafe): a context lives only while its action runs, when the machine (which owns
+    // the runtime) is alive; safe `unowned` would add two atomic reference-count operations to
+    // every copy of the context, on the dispatch path.
+    unowned(unsafe) let runtime: MachineRuntime
+    /// The core's view of the event (interned id and payload slot), so typed layers can map it
     /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.
-    let coreEvent: sc_event
+    /// The context holds only this and the runtime, so copying it costs nothing.
+    @usableFromInline let coreEvent: sc_event
 
-    init(runtime: MachineRuntime, event: Event?, coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
+    init(runtime: MachineRuntime, coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
         self.runtime = runtime
-        self.event = event
         self.coreEvent = coreEvent
     }
+
+    /// The event that triggered the current microstep; `nil` for eventless transitions and the
+    /// initial entry.
+    public var event: Event? { runtime.swiftEvent(coreEvent) }
 
     /// Appends `event` to the internal queue: processed within the current macrostep, after
     /// the current microstep (SCXML `<raise>`).

@@ -56,6 +56,12 @@ extension Machine {
         access { runtime.observers.add(error: observer) }
     }
 
+    /// Registers an observer of state indices (for the typed front end).
+    @usableFromInline
+    func addStateObserver(_ observer: @escaping @Sendable (_ index: Int, _ entered: Bool) -> Void) -> ObserverToken {
+        access { runtime.observers.add(state: observer) }
+    }
+
     /// Stops calling the observer registered under `token`.
     ///
     /// ```swift

@@ -211,17 +211,29 @@ public final class Machine: @unchecked Sendable {
 
     @inline(__always)
     func dispatch(_ event: sc_event) throws -> SendOutcome {
-        let seen = runtime.wantsUnhandled ? runtime.observed(event) : nil
+        if runtime.externalEventGate != nil && !admit(event) { return .unhandled }
+        if runtime.wantsUnhandled { return try dispatchReportingUnhandled(event) }
         let status = sc_machine_dispatch(runtime.core, event)
         if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
+        return Self.outcome(status)
+    }
+
+    /// Dispatch when unhandled-event observers exist: the event is captured before the core
+    /// releases its payload, so it can be reported.
+    private func dispatchReportingUnhandled(_ event: sc_event) throws -> SendOutcome {
+        let seen = runtime.observed(event)
+        let status = sc_machine_dispatch(runtime.core, event)
+        if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
+        if status == SC_UNHANDLED { runtime.reportUnhandled(seen) }
+        return Self.outcome(status)
+    }
+
+    @inline(__always)
+    private static func outcome(_ status: sc_status) -> SendOutcome {
         switch status {
-        case SC_UNHANDLED:
-            if let seen { runtime.reportUnhandled(seen) }
-            return .unhandled
-        case SC_HALTED:
-            return .halted
-        default:
-            return .handled
+        case SC_UNHANDLED: return .unhandled
+        case SC_HALTED: return .halted
+        default: return .handled
         }
     }
 

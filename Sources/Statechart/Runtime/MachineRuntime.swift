@@ -55,6 +55,9 @@ final class MachineRuntime {
     /// Each entry already holds its payload slot; the slot is freed when the core releases it.
     @exclusivity(unchecked) var externalQueue: [sc_event] = []
 
+    /// Run before each external event's macrostep (see `Machine+ExternalEvents.swift`).
+    @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)?
+
     init(chart: CompiledChart, options: MachineOptions) {
         self.chart = chart
         self.maximumSteps = options.maximumStepsPerMacrostep
@@ -170,9 +173,10 @@ final class MachineRuntime {
 
     // MARK: - Callbacks
 
+    @inline(__always)
     private func context(_ event: UnsafePointer<sc_event>?) -> ActionContext {
-        guard let event else { return ActionContext(runtime: self, event: nil) }
-        return ActionContext(runtime: self, event: swiftEvent(event.pointee), coreEvent: event.pointee)
+        guard let event else { return ActionContext(runtime: self) }
+        return ActionContext(runtime: self, coreEvent: event.pointee)
     }
 
     private func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
@@ -181,12 +185,16 @@ final class MachineRuntime {
 
     /// Evaluates guard `id` outside a microstep (for ``Machine/canHandle(_:)``).
     func evaluateGuard(_ id: Int, event: sc_event) -> Bool {
-        chart.guards[id](ActionContext(runtime: self, event: swiftEvent(event), coreEvent: event))
+        chart.guards[id](ActionContext(runtime: self, coreEvent: event))
     }
 
     private func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
         let context = context(event)
-        for action in chart.actions[id] { action(context) }
+        chart.actions.withUnsafeBufferPointer { lists in
+            lists[id].withUnsafeBufferPointer { actions in
+                for action in actions { action(context) }
+            }
+        }
     }
 
     private func stateChanged(_ state: Int, entered: Bool) {
@@ -204,7 +212,7 @@ final class MachineRuntime {
     }
 
     func invoke(_ state: Int, start: Bool) {
-        let context = ActionContext(runtime: self, event: nil)
+        let context = ActionContext(runtime: self)
         for invocation in chart.invocations[state] ?? [] {
             if start { invocation.start(context) } else { invocation.cancel(context) }
         }
@@ -212,7 +220,7 @@ final class MachineRuntime {
 
     private func fillDoneData(_ state: Int, _ done: UnsafeMutablePointer<sc_event>?) {
         guard let done, let compute = chart.doneData[state] else { return }
-        let payload = compute(ActionContext(runtime: self, event: nil))
+        let payload = compute(ActionContext(runtime: self))
         let name = chart.eventNames[Int(done.pointee.id)]
         done.pointee = coreEvent(Event(name, payload: payload), known: (done.pointee.id, true))
     }
