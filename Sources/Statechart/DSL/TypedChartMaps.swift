@@ -15,7 +15,7 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     // States
     private(set) var stateIDs: [State: String] = [:]
     private(set) var statesByID: [String: State] = [:]
-    @usableFromInline var statesByIndex: [State?] = []
+    @usableFromInline @exclusivity(unchecked) var statesByIndex: [State?] = []
     private(set) var stateIndex: [State: Int] = [:]
 
     // Events
@@ -24,7 +24,7 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     private(set) var nameKeys = EventKeyTable.disabled
     /// Registered events by the bytes of `Event` when events are their own names.
     private(set) var eventKeys = EventKeyTable.disabled
-    @usableFromInline var eventByCoreID: [Event?] = []
+    @usableFromInline @exclusivity(unchecked) var eventByCoreID: [Event?] = []
     private(set) var eventByName: [String: Event] = [:]
     private(set) var eventNames: [String] = []
 

@@ -33,11 +33,18 @@ final class MachineRuntime {
 
     @exclusivity(unchecked) var observers = ObserverList() {
         didSet {
+            stateObservers = observers.stateObservers.map(\.1)
+            transitionObservers = observers.transitionObservers.map(\.1)
             wantsStateChanges = observers.hasStateObservers
             wantsTransitions = recordTransitions || observers.hasTransitionObservers
             wantsUnhandled = observers.hasUnhandledObservers
         }
     }
+    // Copies of the observer lists the callbacks iterate: plain stored arrays, so a callback
+    // reads them without exclusivity checks, and an observer that adds or removes observers
+    // replaces them instead of mutating the array being iterated.
+    @exclusivity(unchecked) private var stateObservers: [ObserverList.StateObserver] = []
+    @exclusivity(unchecked) private var transitionObservers: [ObserverList.TransitionObserver] = []
     // Plain flags the callbacks test, so the hot path reads no array (and retains nothing).
     @exclusivity(unchecked) private(set) var wantsStateChanges = false
     @exclusivity(unchecked) private(set) var wantsTransitions = false
@@ -199,16 +206,16 @@ final class MachineRuntime {
 
     private func stateChanged(_ state: Int, entered: Bool) {
         guard wantsStateChanges else { return }
-        let list = observers.stateObservers
-        for (_, observer) in list { observer(state, entered) }
+        let list = stateObservers
+        for observer in list { observer(state, entered) }
     }
 
     private func transitionTaken(_ transition: Int, _ event: UnsafePointer<sc_event>?) {
         guard wantsTransitions else { return }
         let seen = event.map { observed($0.pointee) } ?? .none
         if recordTransitions { takenTransitions.append((transition, seen)) }
-        let list = observers.transitionObservers
-        for (_, observer) in list { observer(transition, seen) }
+        let list = transitionObservers
+        for observer in list { observer(transition, seen) }
     }
 
     func invoke(_ state: Int, start: Bool) {
