@@ -9,7 +9,10 @@ import Synchronization
 ///   new one is requested only for a deadline earlier than all of them, so a machine that keeps
 ///   rescheduling a timeout has at most a couple outstanding;
 /// - at most one thread delivers at a time (`delivering`), so delivery order is preserved even
-///   when wake-ups fire concurrently on a real clock.
+///   when wake-ups fire concurrently on a real clock;
+/// - an event taken from `pending` for delivery stays in `inFlight` until the machine, holding
+///   its lock, processes it: a snapshot (taken under the same lock) sees every event exactly
+///   once, and a cancel that returns before the event is processed stops it.
 ///
 /// The scheduler's lock is a leaf with respect to the machine: events are delivered (sent to
 /// the machine) with it released, so an action may schedule or cancel freely.
@@ -24,6 +27,7 @@ final class DelayedEventScheduler: Sendable {
 
     private struct State {
         var pending: [Entry] = []
+        var inFlight: [Entry] = []
         var wakeUps: [Duration] = []
         var sequence: UInt64 = 0
         var generatedIDs = 0
@@ -87,22 +91,37 @@ final class DelayedEventScheduler: Sendable {
     @discardableResult
     func cancel(id: String) -> Bool {
         state.withLock { state in
-            let before = state.pending.count
+            let before = state.pending.count + state.inFlight.count
             state.pending.removeAll { $0.id == id }
-            return state.pending.count != before
+            state.inFlight.removeAll { $0.id == id }
+            return state.pending.count + state.inFlight.count != before
         }
     }
 
     /// Cancels every pending event (the machine halted, stopped or is being deallocated).
     func cancelAll() {
-        state.withLock { $0.pending.removeAll() }
+        state.withLock { state in
+            state.pending.removeAll()
+            state.inFlight.removeAll()
+        }
     }
 
-    /// The pending events in delivery order, with the time left before each is due.
+    /// The events not processed yet in delivery order (those being delivered first), with the
+    /// time left before each is due.
     func pendingEvents() -> [(entry: Entry, remaining: Duration)] {
         let now = clock.now
         return state.withLock { state in
-            state.pending.map { ($0, max($0.deadline - now, .zero)) }
+            (state.inFlight + state.pending).map { ($0, max($0.deadline - now, .zero)) }
+        }
+    }
+
+    /// Called by the machine, holding its lock, just before it processes a delivered event:
+    /// whether the event is still wanted (it was not cancelled meanwhile).
+    func beginProcessing(_ entry: Entry) -> Bool {
+        state.withLock { state in
+            guard let i = state.inFlight.firstIndex(where: { $0.sequence == entry.sequence }) else { return false }
+            state.inFlight.remove(at: i)
+            return true
         }
     }
 
@@ -125,6 +144,7 @@ final class DelayedEventScheduler: Sendable {
                 }
                 let batch = Array(due)
                 state.pending.removeFirst(batch.count)
+                state.inFlight += batch
                 return (batch, nil)
             }
             if batch.isEmpty {

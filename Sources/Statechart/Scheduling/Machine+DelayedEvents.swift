@@ -52,11 +52,19 @@ extension Machine {
     /// The clock this machine's delayed events use.
     public var clock: any MachineClock { scheduler.clock }
 
-    /// Delivers a delayed event that fell due. Errors go to the error observers, since no
-    /// caller is waiting.
+    /// Delivers a delayed event that fell due, through the serialized send path. Errors go to
+    /// the error observers, since no caller is waiting.
     func deliverDelayed(_ entry: DelayedEventScheduler.Entry) {
         do {
-            _ = try submit(entry.event, typed: entry.typed, known: nil)
+            try gate.withLock(ifReentered: {
+                // Delivered from inside one of this machine's callbacks: queue it like a send.
+                guard scheduler.beginProcessing(entry) else { return }
+                runtime.postFromAction(entry.event, typed: entry.typed)
+            }) {
+                guard scheduler.beginProcessing(entry) else { return }
+                guard runtime.started else { throw MachineError.notStarted }
+                _ = try process(runtime.coreEvent(entry.event, typed: entry.typed))
+            }
         } catch let error as MachineError {
             access { runtime.reportError(error) }
         } catch {

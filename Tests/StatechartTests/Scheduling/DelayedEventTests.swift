@@ -49,6 +49,25 @@ final class DelayedEventTests: XCTestCase {
         XCTAssertEqual(log.take(), ["y at 1.0 seconds"])
     }
 
+    func testCancellingAnEventDueInTheSameBatchStopsIt() throws {
+        let log = Log()
+        let m = try StateMachine<S, E>(clock: clock) {
+            StateNode(.idle) {
+                On(.x) { ctx in
+                    log.add("x")
+                    ctx.cancel(sendID: "y")
+                }
+                On(.y) { _ in log.add("y") }
+            }
+        }
+        try m.start()
+        m.send(.x, after: .seconds(1), id: "x")
+        m.send(.y, after: .seconds(1), id: "y")
+        clock.advance(by: .seconds(1))
+        XCTAssertEqual(log.take(), ["x"])
+        XCTAssertEqual(m.pendingSendIDs, [])
+    }
+
     func testActionsScheduleAndCancelAndChainedDelaysFireWithinOneAdvance() throws {
         let log = Log()
         let m = try StateMachine<S, E>(clock: clock) {
