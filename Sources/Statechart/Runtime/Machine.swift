@@ -119,7 +119,7 @@ public final class Machine: @unchecked Sendable {
     }
 
     deinit {
-        scheduler.cancelAll()
+        scheduler.close()
         for finish in runtime.observers.takeFinishers() { finish() }
     }
 
@@ -266,7 +266,7 @@ public final class Machine: @unchecked Sendable {
         }
         if !runtime.haltReported && sc_machine_is_halted(runtime.core) {
             runtime.haltReported = true
-            scheduler.cancelAll()
+            scheduler.close()
             for finish in runtime.observers.takeFinishers() { finish() }
         }
     }
@@ -310,7 +310,7 @@ public final class Machine: @unchecked Sendable {
             runtime.clearExternalQueue()
             if runtime.started { _ = sc_machine_stop(runtime.core) }
             runtime.haltReported = true
-            scheduler.cancelAll()
+            scheduler.close()
             for finish in runtime.observers.takeFinishers() { finish() }
         }
     }

@@ -32,6 +32,8 @@ final class DelayedEventScheduler: Sendable {
         var sequence: UInt64 = 0
         var generatedIDs = 0
         var delivering = false
+        /// The machine has halted: new events are dropped until a restore reopens it.
+        var closed = false
     }
 
     let clock: any MachineClock
@@ -64,6 +66,7 @@ final class DelayedEventScheduler: Sendable {
                 state.generatedIDs += 1
                 sendID = "send.\(state.generatedIDs)"
             }
+            if state.closed { return (sendID, nil) }
             state.sequence += 1
             let entry = Entry(id: sendID, deadline: deadline, sequence: state.sequence, event: event, typed: typed)
             let position = state.pending.partitioningIndex { $0.deadline > deadline }
@@ -98,12 +101,28 @@ final class DelayedEventScheduler: Sendable {
         }
     }
 
-    /// Cancels every pending event (the machine halted, stopped or is being deallocated).
+    /// Cancels every pending event.
     func cancelAll() {
         state.withLock { state in
             state.pending.removeAll()
             state.inFlight.removeAll()
         }
+    }
+
+    /// Cancels every pending event and drops those scheduled from now on: the machine halted,
+    /// was stopped or is being deallocated. Needs no machine lock, so scheduling on another
+    /// machine from an action never waits for that machine.
+    func close() {
+        state.withLock { state in
+            state.closed = true
+            state.pending.removeAll()
+            state.inFlight.removeAll()
+        }
+    }
+
+    /// Accepts events again (a restored machine that is running).
+    func reopen() {
+        state.withLock { $0.closed = false }
     }
 
     /// The events not processed yet in delivery order (those being delivered first), with the

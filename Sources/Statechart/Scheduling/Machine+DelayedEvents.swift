@@ -23,10 +23,10 @@ extension Machine {
         schedule(event, typed: nil, after: delay, id: id)
     }
 
-    /// Schedules a delayed event unless the machine has already halted.
+    /// Schedules a delayed event (dropped when the machine has already halted). Takes no
+    /// machine lock: scheduling never waits for a macrostep.
     func schedule(_ event: Event, typed: (any Sendable)?, after delay: Duration, id: String?) -> String {
-        if access({ runtime.haltReported }) { return id ?? "" }
-        return scheduler.schedule(event, typed: typed, after: delay, id: id)
+        scheduler.schedule(event, typed: typed, after: delay, id: id)
     }
 
     /// Cancels the pending delayed events sent with `sendID` (SCXML `<cancel sendid>`).

@@ -165,6 +165,7 @@ extension Machine {
             runtime.haltReported = false
             scheduler.cancelAll()
             if !halted {
+                scheduler.reopen()
                 for (id, event, remaining) in delayed {
                     _ = scheduler.schedule(event.event, typed: event.typed, after: remaining, id: id)
                 }
