@@ -5,8 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 
+log_dir="$(mktemp -d)"
+trap 'rm -rf "$log_dir"' EXIT
+
 echo "== C core: tests and warnings (gcc/clang, -Wall -Wextra -Wpedantic -Werror)"
-make -C CStateCore test warnings
+make -C CStateCore test warnings 2>&1 | tee "$log_dir/c.txt"
 
 echo "== Swift: build (warnings in this package's sources fail the build)"
 swift build --build-tests 2>&1 | tee .build-log.txt
@@ -16,4 +19,19 @@ if grep -E "^/.*(Sources|Tests|Examples)/.*: warning:" .build-log.txt | grep -v 
 fi
 
 echo "== Swift: tests"
-swift test --skip-build
+status=0
+swift test --skip-build 2>&1 | tee "$log_dir/swift.txt" || status=$?
+
+# One closing line over both runners: "N passed, M failed".
+c_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log_dir/c.txt" | tail -1)
+c_passed=${c_line%% passed*}; c_failed=${c_line#*, }; c_failed=${c_failed%% failed*}
+swift_line=$(grep -E "Test Suite 'All tests' (passed|failed)" -A1 "$log_dir/swift.txt" | grep -E 'Executed [0-9]+ tests' | tail -1)
+swift_total=$(echo "$swift_line" | sed -E 's/.*Executed ([0-9]+) tests.*/\1/')
+swift_failed=$(echo "$swift_line" | sed -E 's/.*with ([0-9]+) failures.*/\1/')
+if [ -z "$swift_total" ] || [ -z "$c_passed" ]; then
+  echo "error: could not read the test counts" >&2
+  exit 1
+fi
+echo "test.sh: C core $c_passed passed, $c_failed failed; Swift $((swift_total - swift_failed)) passed, $swift_failed failed"
+echo "$((c_passed + swift_total - swift_failed)) passed, $((c_failed + swift_failed)) failed"
+if [ "$status" -ne 0 ] || [ "$swift_failed" -ne 0 ] || [ "$c_failed" -ne 0 ]; then exit 1; fi
