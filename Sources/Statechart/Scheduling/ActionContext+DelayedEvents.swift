@@ -20,7 +20,9 @@ extension ActionContext {
     /// ```swift
     /// StateDefinition("waiting", onExit: [{ ctx in ctx.cancel(sendID: "wait") }])
     /// ```
-    public func cancel(sendID: String) {
-        runtime.owner?.scheduler.cancel(id: sendID)
+    /// - Returns: whether an event was still pending.
+    @discardableResult
+    public func cancel(sendID: String) -> Bool {
+        runtime.owner?.scheduler.cancel(id: sendID) ?? false
     }
 }
