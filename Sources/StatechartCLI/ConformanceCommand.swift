@@ -39,7 +39,9 @@ struct ConformanceCommand: ParsableCommand {
         if parsedManifest.manualTests.isEmpty {
             Loading.printError("conformance: no manual tests read from \(manifestURL.path); running every test")
         }
-        let runner = ConformanceRunner(options: Loading.options, timeout: .milliseconds(Int64(timeout * 1000)),
+        var options = Loading.options
+        options.acceptsBasicHTTP = true     // the optional C.2 tests; the server listens on 127.0.0.1 only
+        let runner = ConformanceRunner(options: options, timeout: .milliseconds(Int64(timeout * 1000)),
                                        jobs: jobs, manifest: parsedManifest)
         var files = try runner.testFiles(in: folder).filter { !parsedManifest.isSkippedManualTest($0.deletingPathExtension().lastPathComponent) }
         if let filter { files = files.filter { $0.lastPathComponent.contains(filter) } }

@@ -1,12 +1,12 @@
 import Foundation
 import Statechart
+import StatechartECMAScript
 import StatechartSCXML
 
 /// Loading shared by the commands: every datamodel the tool links, errors to standard error.
 enum Loading {
-    static var options: SCXMLMachine.Options {
-        SCXMLMachine.Options(datamodels: [NullDatamodel.self])
-    }
+    /// Null (also for documents that declare no datamodel) and ECMAScript.
+    static var options: SCXMLMachine.Options { .withECMAScript }
 
     /// The machine for `path`, or the load errors (`file:line:column: error: message` lines).
     static func machine(_ path: String) -> Result<SCXMLMachine, SCXMLLoadError> {

@@ -42,11 +42,24 @@ struct SCXMLChartBuilder {
         for block in s.onExit {
             definition.onExit.append { ctx in session.run(block.actions, ctx: ctx) }
         }
+        if s.kind == .final && session.document.states.contains(where: { $0.id == s.id }) {
+            // exitInterpreter: a top-level final's done data goes to the invoking session.
+            definition.onExit.append { ctx in session.returnDoneEvent(from: s, ctx: ctx) }
+        }
+        for (index, invoke) in s.invokes.enumerated() {
+            let key = "\(s.id)#invoke\(index)"
+            definition.invocations.append(Invocation(
+                id: key,
+                start: { ctx in session.startInvocation(invoke, key: key, stateID: s.id, ctx: ctx) },
+                cancel: { _ in session.cancelInvocation(key: key) }))
+        }
         if s.kind == .final, let done = s.doneData {
             definition.doneData = { ctx in
                 session.prepare(ctx)
                 do {
-                    return try session.payload(namelist: [], params: done.params, content: done.content)
+                    let (data, isXML) = try session.payload(namelist: [], params: done.params, content: done.content)
+                    guard let data else { return nil }
+                    return SCXMLEvent.DoneData(data: data, isXML: isXML)
                 } catch {
                     session.raiseError("error.execution", "<donedata>: \(error)", ctx: ctx)
                     return nil
@@ -63,7 +76,9 @@ struct SCXMLChartBuilder {
             condition = { ctx in session.condition(cond, ctx: ctx) }
         }
         let actions: [Action] = t.actions.isEmpty ? [] : [{ ctx in session.run(t.actions, ctx: ctx) }]
-        return TransitionDefinition(on: t.events, guard: condition, to: t.targets,
+        // ".*" is the schema's other spelling of "*" (the IRP tests 311 and 312 use it).
+        let events = t.events.map { $0 == ".*" ? "*" : $0 }
+        return TransitionDefinition(on: events, guard: condition, to: t.targets,
                                     type: t.type == .internal ? .internal : .external, actions: actions,
                                     location: t.sourceLocation.chartLocation)
     }

@@ -20,6 +20,16 @@ public protocol SCXMLSessionServices: AnyObject {
     func loadResource(_ uri: String) throws -> String
     /// Host functions registered on the machine, callable from expressions.
     var hostFunctions: [String: SCXMLHostFunction] { get }
+    /// Host values registered on the machine, readable from expressions (read-only).
+    var hostValues: [String: DataValue] { get }
+    /// The Event I/O Processors this session can be reached through (`_ioprocessors`): each
+    /// type URI or short name (`"scxml"`, `"basichttp"`) mapped to the session's location.
+    var ioProcessors: [String: String] { get }
+}
+
+extension SCXMLSessionServices {
+    public var hostValues: [String: DataValue] { [:] }
+    public var ioProcessors: [String: String] { [:] }
 }
 
 /// A Swift function a document's expressions may call by name.
@@ -42,6 +52,9 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     /// Creates `<data>` of the whole document (early binding: `values` holds every `<datamodel>`;
     /// late binding: called again per state on its first entry). Errors raise `error.execution`.
     func initialize(_ data: [SCXMLData]) throws
+    /// Late binding: creates the variables of `data` without values, at start; their values
+    /// come from ``initialize(_:)`` when their state is first entered. Does nothing by default.
+    func declare(_ data: [SCXMLData]) throws
     /// Runs the document's top-level `<script>` (once, at start).
     func runScript(_ script: SCXMLScript) throws
     /// Makes `event` the value of `_event`.
@@ -50,6 +63,10 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     func evaluateCondition(_ expression: String) throws -> Bool
     /// Evaluates a value expression (`expr`, `eventexpr`, ...).
     func evaluate(_ expression: String) throws -> DataValue
+    /// Evaluates an expression where text is needed (`<log expr>`, `eventexpr`, `targetexpr`,
+    /// `<invoke><content expr>`), with the language's own string conversion. By default
+    /// ``evaluate(_:)``'s value rendered as text.
+    func evaluateString(_ expression: String) throws -> String
     /// `<assign>`.
     func assign(_ location: String, _ value: SCXMLAssign.Value?) throws
     /// Stores `value` at `location` (`idlocation`, `<foreach item>`).
@@ -60,4 +77,25 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     func value(at location: String) throws -> DataValue
     /// Evaluates `<content>`'s or `<data>`'s inline markup/text into a value.
     func value(ofInline content: SCXMLInlineContent) throws -> DataValue
+    /// Runs a whole `<foreach>`: `body` once per item, after storing the item (and index).
+    /// By default built on ``items(of:)`` and ``store(_:at:)``; datamodels whose values are
+    /// richer than ``DataValue`` override it so items keep their identity.
+    func foreach(_ node: SCXMLForeach, body: () throws -> Void) throws
+}
+
+extension SCXMLDatamodel {
+    public func declare(_ data: [SCXMLData]) throws {}
+
+    public func evaluateString(_ expression: String) throws -> String {
+        try evaluate(expression).scxmlString
+    }
+
+    public func foreach(_ node: SCXMLForeach, body: () throws -> Void) throws {
+        let items = try items(of: node.array)
+        for (index, item) in items.enumerated() {
+            try store(item, at: node.item)
+            if let indexLocation = node.index { try store(.number(Double(index)), at: indexLocation) }
+            try body()
+        }
+    }
 }

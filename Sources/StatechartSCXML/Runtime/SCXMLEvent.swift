@@ -25,9 +25,20 @@ public struct SCXMLEvent: Sendable, Hashable {
     public var invokeID: String?
     /// The payload (`namelist`, `<param>`, `<content>`, `<donedata>`, or host data).
     public var data: DataValue?
+    /// `true` when ``data`` is `.string(markup)` holding XML from an inline `<content>`:
+    /// datamodels with a DOM (ECMAScript) show it to scripts as a document.
+    public var dataIsXML: Bool
+    /// The raw message the event came in, for events received by the BasicHTTP Event I/O
+    /// Processor (the request line, headers and body): the IRP's test-only `_event.raw`.
+    public var raw: String?
+
+    /// Which invocation of which session produced the event, so that the invoking session can
+    /// run `<finalize>` and ignore events of cancelled invocations. Set by the runtime only.
+    var invocation: InvocationTag?
 
     public init(name: String, type: Kind = .external, sendID: String? = nil, origin: String? = nil,
-                originType: String? = nil, invokeID: String? = nil, data: DataValue? = nil) {
+                originType: String? = nil, invokeID: String? = nil, data: DataValue? = nil,
+                dataIsXML: Bool = false, raw: String? = nil) {
         self.name = name
         self.type = type
         self.sendID = sendID
@@ -35,10 +46,20 @@ public struct SCXMLEvent: Sendable, Hashable {
         self.originType = originType
         self.invokeID = invokeID
         self.data = data
+        self.dataIsXML = dataIsXML
+        self.raw = raw
     }
 
     /// The SCXML Event I/O Processor's type URI.
     public static let scxmlProcessorType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
+    /// The BasicHTTP Event I/O Processor's type URI.
+    public static let basicHTTPProcessorType = "http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor"
+}
+
+/// The invocation an event came back from: the invoking session and the invoked one.
+struct InvocationTag: Sendable, Hashable {
+    var parentSessionID: String
+    var childSessionID: String
 }
 
 extension SCXMLEvent {
@@ -47,8 +68,16 @@ extension SCXMLEvent {
     init(_ event: Event) {
         if let scxml = event.payload as? SCXMLEvent {
             self = scxml
+        } else if let done = event.payload as? DoneData {
+            self.init(name: event.name, type: .platform, data: done.data, dataIsXML: done.isXML)
         } else {
             self.init(name: event.name, type: .platform, data: event.payload as? DataValue)
         }
+    }
+
+    /// The payload of a `done.state.<id>` event whose final state has `<donedata>`.
+    struct DoneData: Sendable {
+        var data: DataValue
+        var isXML: Bool
     }
 }

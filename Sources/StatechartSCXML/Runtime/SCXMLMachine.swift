@@ -39,7 +39,23 @@ public final class SCXMLMachine: @unchecked Sendable {
         public var parserLimits = SCXMLParser.Limits.default
         /// Host functions the document's expressions may call.
         public var functions: [String: SCXMLHostFunction] = [:]
+        /// Host values the document's expressions may read, by variable name (read-only in
+        /// datamodels with variables, such as ECMAScript; the null datamodel has none).
+        public var values: [String: DataValue] = [:]
+        /// Whether sessions can receive events over HTTP: the BasicHTTP Event I/O Processor
+        /// (SCXML C.2). Its server starts with the first such session, listens on 127.0.0.1
+        /// only, on a port the system picks, and is listed in `_ioprocessors` as `basichttp`.
+        /// Sending with `type="...#BasicHTTPEventProcessor"` works either way.
+        public var acceptsBasicHTTP = false
 
+        /// Options accepting documents of the given datamodels; the first one also serves
+        /// documents that declare none.
+        ///
+        /// ```swift
+        /// var options = SCXMLMachine.Options()
+        /// options.functions["isReady"] = { _ in .bool(true) }
+        /// let machine = try SCXMLMachine(string: text, options: options)
+        /// ```
         public init(datamodels: [any SCXMLDatamodel.Type] = [NullDatamodel.self]) {
             self.datamodels = datamodels
         }
@@ -87,7 +103,14 @@ public final class SCXMLMachine: @unchecked Sendable {
 
     /// Prepares a parsed document: picks its datamodel, checks the document against it, and
     /// compiles the chart. Nothing runs until ``start()``.
-    public init(document: SCXMLDocument, baseURL: URL? = nil, options: Options = Options()) throws {
+    public convenience init(document: SCXMLDocument, baseURL: URL? = nil, options: Options = Options()) throws {
+        try self.init(document: document, baseURL: baseURL, options: options, parent: nil, invokeValues: [:])
+    }
+
+    /// A session for `document`, invoked by `parent` when given (with the values its
+    /// `namelist`/`<param>` passed).
+    init(document: SCXMLDocument, baseURL: URL?, options: Options, parent: SCXMLSession.ParentLink?,
+         invokeValues: [String: DataValue]) throws {
         self.document = document
         let declared = document.datamodel
         guard let datamodelType = declared.map({ name in options.datamodels.first { $0.names.contains(name) } })
@@ -99,8 +122,8 @@ public final class SCXMLMachine: @unchecked Sendable {
         let problems = datamodelType.check(document)
         if !problems.isEmpty { throw SCXMLLoadError(diagnostics: problems.sorted { $0.location < $1.location }) }
 
-        session = SCXMLSession(document: document, baseURL: baseURL,
-                               sessionID: Self.sessionCounter.next(), hostFunctions: options.functions)
+        session = SCXMLSession(document: document, baseURL: baseURL, sessionID: Self.sessionCounter.next(),
+                               options: options, parent: parent, invokeValues: invokeValues)
         let chart: CompiledChart
         do {
             chart = try CompiledChart(SCXMLChartBuilder(session: session).chart())
@@ -113,6 +136,8 @@ public final class SCXMLMachine: @unchecked Sendable {
         }
         machine = Machine(chart, options: options.machine)
         session.machine = machine
+        let session = self.session
+        machine.setExternalEventGate { ctx in session.admit(ctx) }
         do {
             session.datamodel = try datamodelType.init(services: session)
         } catch {
@@ -124,12 +149,21 @@ public final class SCXMLMachine: @unchecked Sendable {
         machine.onStateChange { state, entered in
             if entered && topLevelFinals.contains(state) { finished.signal() }
         }
+        SessionRegistry.shared.register(session)
+    }
+
+    deinit {
+        SessionRegistry.shared.unregister(session.sessionID)
+        BasicHTTPServer.shared.forget(session.sessionID)
     }
 
     /// Initializes the datamodel (early binding), runs the top-level script, and enters the
     /// initial configuration. Data or script errors become `error.execution` events.
     public func start() throws {
         try machine.start()
+        if !session.mailbox.withLock({ $0.isEmpty }) {
+            session.worker.async { [session] in session.poke() }
+        }
     }
 
     /// Sends an external event with optional data; returns once its macrostep has completed.
@@ -170,9 +204,9 @@ public final class SCXMLMachine: @unchecked Sendable {
         session.hooks.withLock { $0.log = handler }
     }
 
-    /// Calls `handler` for events the document sends out of the machine (`#_parent`, other
-    /// sessions, external URIs). Return `false` when the target is unknown: the document then
-    /// gets `error.communication`.
+    /// Calls `handler` for events the document sends to targets the runtime does not know
+    /// (URIs other than `#_parent`, `#_<invokeid>`, `#_scxml_<sessionid>` and BasicHTTP URLs).
+    /// Return `false` when the target is unknown: the document then gets `error.communication`.
     public func onSend(_ handler: @escaping @Sendable (_ event: SCXMLEvent, _ target: String, _ type: String?) -> Bool) {
         session.hooks.withLock { $0.send = handler }
     }

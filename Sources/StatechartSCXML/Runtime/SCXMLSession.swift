@@ -2,15 +2,19 @@ import Foundation
 import Statechart
 import Synchronization
 
-/// The per-machine state of an SCXML document at run time: its datamodel, ids, hooks, and the
-/// interpreter of executable content. Every method runs with the machine held (inside guards and
-/// actions, or before start), which is what makes the unchecked Sendable conformance sound.
+/// The per-machine state of an SCXML document at run time: its datamodel, ids, hooks, the
+/// interpreter of executable content, its mailbox and its invocations. Every method that is not
+/// marked otherwise runs with the machine held (inside guards, actions and the external-event
+/// gate, or before start), which is what makes the unchecked Sendable conformance sound. The
+/// mailbox and `cancelled` have their own locks: other sessions' threads use them.
 final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     let document: SCXMLDocument
     let baseURL: URL?
     let sessionID: String
+    let options: SCXMLMachine.Options
     var name: String? { document.name }
-    var hostFunctions: [String: SCXMLHostFunction]
+    var hostFunctions: [String: SCXMLHostFunction] { options.functions }
+    var hostValues: [String: DataValue] { options.values }
     var datamodel: SCXMLDatamodel!
     weak var machine: Machine?
 
@@ -22,34 +26,72 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     }
     let hooks = Mutex(Hooks())
 
+    /// Set when this session runs for an `<invoke>` of another session.
+    let parent: ParentLink?
+    /// Values the invoking session passed (`namelist`, `<param>`), by name.
+    let invokeValues: [String: DataValue]
+    /// The invoking state was exited: this session is being stopped and reports nothing back.
+    let cancelled = Atomic<Bool>(false)
+
+    /// Events from other sessions, waiting for the machine (see SCXMLSession+Mailbox.swift).
+    let mailbox = Mutex<[SCXMLEvent]>([])
+    /// Runs this session's deliveries and start-up in order, off the senders' threads.
+    let worker: DispatchQueue
+
+    /// The invocations this session started and has not cancelled, in start order.
+    var invocations: [SCXMLInvocation] = []
+
     private var lastEvent: SCXMLEvent?
     private var sendCounter = 0
-    private var initializedStates: Set<String> = []
+    var invokeCounter = 0
+    var initializedStates: Set<String> = []
 
     static let processorTypes: Set<String> = [
         SCXMLEvent.scxmlProcessorType, "scxml", "http://www.w3.org/TR/scxml/", "http://www.w3.org/TR/scxml",
     ]
+    static let basicHTTPTypes: Set<String> = [SCXMLEvent.basicHTTPProcessorType, "basichttp"]
 
-    init(document: SCXMLDocument, baseURL: URL?, sessionID: String, hostFunctions: [String: SCXMLHostFunction]) {
+    struct ParentLink {
+        weak var session: SCXMLSession?
+        var invokeID: String
+    }
+
+    init(document: SCXMLDocument, baseURL: URL?, sessionID: String, options: SCXMLMachine.Options,
+         parent: ParentLink? = nil, invokeValues: [String: DataValue] = [:]) {
         self.document = document
         self.baseURL = baseURL
         self.sessionID = sessionID
-        self.hostFunctions = hostFunctions
+        self.options = options
+        self.parent = parent
+        self.invokeValues = invokeValues
+        self.worker = DispatchQueue(label: "statechart.scxml.session.\(sessionID)")
     }
 
     func isActive(_ id: String) -> Bool { machine?.isActive(id) ?? false }
 
-    func loadResource(_ uri: String) throws -> String {
-        let url: URL
+    var ioProcessors: [String: String] {
+        var processors = ["scxml": "#_scxml_\(sessionID)", SCXMLEvent.scxmlProcessorType: "#_scxml_\(sessionID)"]
+        if options.acceptsBasicHTTP, let location = BasicHTTPServer.shared.location(of: sessionID) {
+            processors["basichttp"] = location
+            processors[SCXMLEvent.basicHTTPProcessorType] = location
+        }
+        return processors
+    }
+
+    func url(of uri: String) throws -> URL {
         if uri.hasPrefix("file:") {
-            let path = String(uri.dropFirst(5))
-            url = path.hasPrefix("/") ? URL(fileURLWithPath: path)
+            var path = String(uri.dropFirst(5))
+            if path.hasPrefix("//") { path = String(path.dropFirst(2)) }
+            return path.hasPrefix("/") ? URL(fileURLWithPath: path)
                 : (baseURL?.appendingPathComponent(path) ?? URL(fileURLWithPath: path))
         } else if let absolute = URL(string: uri), absolute.scheme != nil {
             throw SCXMLExecutionError("cannot load '\(uri)': only file: URIs are supported")
-        } else {
-            url = baseURL?.appendingPathComponent(uri) ?? URL(fileURLWithPath: uri)
         }
+        return baseURL?.appendingPathComponent(uri) ?? URL(fileURLWithPath: uri)
+    }
+
+    func loadResource(_ uri: String) throws -> String {
+        let url = try url(of: uri)
         do {
             return try String(contentsOf: url, encoding: .utf8)
         } catch {
@@ -73,7 +115,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         }
     }
 
-    // MARK: - Conditions and blocks
+    // MARK: - Conditions
 
     func condition(_ cond: String, ctx: ActionContext) -> Bool {
         prepare(ctx)
@@ -85,28 +127,41 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         }
     }
 
-    /// Runs one block of executable content; an error stops the block and raises error.execution.
-    func run(_ actions: [SCXMLExecutable], ctx: ActionContext) {
-        prepare(ctx)
-        do {
-            for action in actions { try execute(action, ctx: ctx) }
-        } catch let error as SendFailure {
-            raiseError(error.name, error.message, ctx: ctx, sendID: error.sendID)
-        } catch {
-            raiseError("error.execution", "\(error)", ctx: ctx)
-        }
-    }
+    // MARK: - Start-up and data
 
     /// interpret(): create the datamodel's data (all of it with early binding, the top level's
-    /// with late binding) and run the top-level script; failures raise error.execution.
+    /// with late binding, where the other states' variables are created unbound) and run the
+    /// top-level script; failures raise error.execution. Values the invoking session passed
+    /// replace the initial values of top-level `<data>` with the same id.
     func startUp(ctx: ActionContext) {
-        var blocks = [document.datamodelElement]
-        if document.binding == .early { blocks += document.allStates.map(\.datamodelElement) }
-        for data in blocks.compactMap({ $0 }) {
-            do { try datamodel.initialize(data.data) } catch { raiseError("error.execution", "\(error)", ctx: ctx) }
+        let topLevel = document.datamodelElement?.data ?? []
+        initialize(topLevel, ctx: ctx, overrides: invokeValues)
+        let nested = document.allStates.compactMap(\.datamodelElement).map(\.data)
+        if document.binding == .early {
+            for data in nested { initialize(data, ctx: ctx) }
+        } else {
+            do { try datamodel.declare(nested.flatMap { $0 }) } catch { raiseError("error.execution", "\(error)", ctx: ctx) }
         }
         if let script = document.script {
             do { try datamodel.runScript(script) } catch { raiseError("error.execution", "\(error)", ctx: ctx) }
+        }
+    }
+
+    /// Creates `data` one element at a time, so an error leaves the others created.
+    private func initialize(_ data: [SCXMLData], ctx: ActionContext, overrides: [String: DataValue] = [:]) {
+        for item in data {
+            do {
+                if let value = overrides[item.id] {
+                    var unbound = item
+                    unbound.value = nil
+                    try datamodel.initialize([unbound])
+                    try datamodel.store(value, at: item.id)
+                } else {
+                    try datamodel.initialize([item])
+                }
+            } catch {
+                raiseError("error.execution", "<data id=\"\(item.id)\"> at \(item.sourceLocation): \(error)", ctx: ctx)
+            }
         }
     }
 
@@ -114,136 +169,12 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     func initializeLateData(of state: SCXMLState, ctx: ActionContext) {
         guard let data = state.datamodelElement?.data, !data.isEmpty, !initializedStates.contains(state.id) else { return }
         initializedStates.insert(state.id)
-        do {
-            try datamodel.initialize(data)
-        } catch {
-            raiseError("error.execution", "\(error)", ctx: ctx)
-        }
-    }
-
-    private func string(_ source: SCXMLValueSource) throws -> String {
-        switch source {
-        case .literal(let text): return text
-        case .expression(let expression): return try datamodel.evaluate(expression).scxmlString
-        }
-    }
-
-    private func execute(_ action: SCXMLExecutable, ctx: ActionContext) throws {
-        switch action {
-        case .raise(let node):
-            ctx.raise(Event(node.event, payload: SCXMLEvent(name: node.event, type: .internal)))
-        case .if(let node):
-            for branch in node.branches {
-                if let cond = branch.cond {
-                    let holds: Bool
-                    do { holds = try datamodel.evaluateCondition(cond) } catch {
-                        throw SCXMLExecutionError("<if cond=\"\(cond)\"> at \(branch.sourceLocation): \(error)")
-                    }
-                    if !holds { continue }
-                }
-                for inner in branch.actions { try execute(inner, ctx: ctx) }
-                break
-            }
-        case .foreach(let node):
-            let items = try datamodel.items(of: node.array)
-            for (index, item) in items.enumerated() {
-                try datamodel.store(item, at: node.item)
-                if let indexLocation = node.index { try datamodel.store(.number(Double(index)), at: indexLocation) }
-                for inner in node.actions { try execute(inner, ctx: ctx) }
-            }
-        case .log(let node):
-            let message = try node.expr.map { try datamodel.evaluate($0).scxmlString } ?? ""
-            hooks.withLock { $0.log }?(node.label, message)
-        case .assign(let node):
-            try datamodel.assign(node.location, node.value)
-        case .script(let node):
-            try datamodel.runScript(node)
-        case .send(let node):
-            try send(node, ctx: ctx)
-        case .cancel(let node):
-            ctx.cancel(sendID: try string(node.sendID))
-        }
-    }
-
-    // MARK: - <send>
-
-    struct SendFailure: Error {
-        var name: String
-        var message: String
-        var sendID: String?
+        initialize(data, ctx: ctx)
     }
 
     func nextSendID() -> String {
         sendCounter += 1
         return "send.\(sessionID).\(sendCounter)"
-    }
-
-    /// The event data of `<send>`/`<donedata>`: namelist and params as an object, or content.
-    func payload(namelist: [String], params: [SCXMLParam], content: SCXMLContent?) throws -> DataValue? {
-        if let content {
-            switch content.value {
-            case .expression(let expression)?: return try datamodel.evaluate(expression)
-            case .inline(let inline)?: return try datamodel.value(ofInline: inline)
-            case nil: return nil
-            }
-        }
-        if namelist.isEmpty && params.isEmpty { return nil }
-        var object: [String: DataValue] = [:]
-        for name in namelist { object[name] = try datamodel.value(at: name) }
-        for param in params {
-            switch param.value {
-            case .expression(let expression)?: object[param.name] = try datamodel.evaluate(expression)
-            case .location(let location)?: object[param.name] = try datamodel.value(at: location)
-            case nil: object[param.name] = .null
-            }
-        }
-        return .object(object)
-    }
-
-    private func send(_ node: SCXMLSend, ctx: ActionContext) throws {
-        // Evaluate everything first: an error here is error.execution and nothing is sent.
-        let sendID: String
-        switch node.id {
-        case .literal(let id)?: sendID = id
-        case .location(let location)?:
-            sendID = nextSendID()
-            try datamodel.store(.string(sendID), at: location)
-        case nil: sendID = nextSendID()
-        }
-        let name = try node.event.map(string) ?? ""
-        let target = try node.target.map(string)
-        let type = try node.type.map(string)
-        var delay = Duration.zero
-        if let delaySource = node.delay {
-            let text = try string(delaySource)
-            guard let parsed = SCXMLTime.parseDelay(text) else {
-                throw SendFailure(name: "error.execution", message: "<send> delay '\(text)' is not a CSS2 time such as '1s' or '500ms'", sendID: sendID)
-            }
-            delay = parsed
-        }
-        let data = try payload(namelist: node.namelist, params: node.params, content: node.content)
-        if let type, !Self.processorTypes.contains(type) {
-            throw SendFailure(name: "error.execution", message: "<send> type '\(type)' is not supported", sendID: sendID)
-        }
-        let event = SCXMLEvent(name: name, type: .external, sendID: node.id == nil ? nil : sendID,
-                               origin: "#_scxml_\(sessionID)", originType: SCXMLEvent.scxmlProcessorType, data: data)
-        switch target {
-        case nil, "#_scxml_\(sessionID)"?:
-            let coreEvent = Event(name, payload: event)
-            if delay > .zero { _ = ctx.send(coreEvent, after: delay, id: sendID) } else { ctx.send(coreEvent) }
-        case "#_internal"?:
-            var raised = event
-            raised.type = .internal
-            ctx.raise(Event(name, payload: raised))
-        case let target?:
-            if target.hasPrefix("#_scxml_") || target.hasPrefix("#_") || target.contains(":") {
-                guard let handler = hooks.withLock({ $0.send }), handler(event, target, type) else {
-                    throw SendFailure(name: "error.communication", message: "<send> target '\(target)' cannot be reached", sendID: sendID)
-                }
-            } else {
-                throw SendFailure(name: "error.execution", message: "<send> target '\(target)' is not a valid target URI", sendID: sendID)
-            }
-        }
     }
 }
 

@@ -1,0 +1,86 @@
+import Statechart
+import StatechartSCXML
+
+/// The ECMAScript datamodel (SCXML B.2) on an embedded Duktape engine (ES5.1): `<data>` become
+/// global variables, conditions and `expr`s are ECMAScript expressions, `<script>` runs
+/// ECMAScript programs, and the system variables `_event`, `_sessionid`, `_name` and
+/// `_ioprocessors` are read-only globals. `In('state')` tests the configuration. XML content is
+/// a small DOM (`getElementsByTagName`, `getAttribute`, ...); JSON content becomes objects.
+///
+/// Every error (syntax, exceptions, assignment to an undeclared location or a system variable,
+/// a `<foreach>` over something that is not an array) is an `error.execution` event for the
+/// document; no script can crash the process.
+///
+/// ```swift
+/// var options = SCXMLMachine.Options(datamodels: [ECMAScriptDatamodel.self, NullDatamodel.self])
+/// options.functions["double"] = { arguments in
+///     guard case .number(let n)? = arguments.first else { return .null }
+///     return .number(2 * n)
+/// }
+/// options.values["limits"] = .object(["maximum": .number(3)])
+/// let machine = try SCXMLMachine(contentsOf: url, options: options)   // datamodel="ecmascript"
+/// try machine.start()
+/// ```
+///
+/// Host functions registered in ``SCXMLMachine/Options/functions`` are global functions, host
+/// values in ``SCXMLMachine/Options/values`` read-only globals.
+///
+/// - Important: Duktape cannot interrupt a running script: `while (true) {}` in a document
+///   blocks its machine forever (see ``ECMAScriptEngine``).
+public final class ECMAScriptDatamodel: SCXMLDatamodel {
+    public static let names = ["ecmascript"]
+
+    let engine: ECMAScriptEngine
+    weak var services: SCXMLSessionServices?
+    /// Keys of values kept in the engine for the runtime (out of the scripts' reach).
+    enum Key {
+        static let event = "scxml.event"
+        static let eventData = "scxml.event.data"
+        static let eventRaw = "scxml.event.raw"
+        static let value = "scxml.value"
+    }
+
+    /// Creates the engine and binds the system variables, `In()`, and the host's functions and
+    /// values.
+    public init(services: SCXMLSessionServices) throws {
+        engine = try ECMAScriptEngine()
+        self.services = services
+        try engine.execute(script: ECMAScriptDOM.prelude)
+        try engine.setReadOnly("_sessionid", value: .string(services.sessionID))
+        try engine.setReadOnly("_name", value: services.name.map(DataValue.string) ?? .null)
+        var processors: [String: DataValue] = [:]
+        for (type, location) in services.ioProcessors {
+            processors[type] = .object(["location": .string(location)])
+        }
+        try engine.setReadOnly("_ioprocessors", value: .object(processors))
+        try engine.store(evaluating: "undefined", as: Key.event)
+        try engine.setReadOnly("_event", storedValue: Key.event)
+        try engine.registerFunction("In") { [weak services] arguments in
+            guard arguments.count == 1, case .string(let state) = arguments[0] else {
+                throw ScriptError(name: "TypeError", message: "In() takes one state id (a string)")
+            }
+            return .bool(services?.isActive(state) ?? false)
+        }
+        for (name, function) in services.hostFunctions {
+            try engine.registerFunction(name) { arguments in try function(arguments) }
+        }
+        for (name, value) in services.hostValues {
+            try engine.setReadOnly(name, value: value)
+        }
+    }
+
+    /// Nothing is rejected when loading: expressions that do not compile raise
+    /// `error.execution` when they run, as SCXML requires (5.9, B.2).
+    public static func check(_ document: SCXMLDocument) -> [SCXMLDiagnostic] { [] }
+
+    /// Runs a `<script>`: inline code, or the code at `src` (loaded when the script runs).
+    public func runScript(_ script: SCXMLScript) throws {
+        switch script.source {
+        case .inline(let code):
+            try engine.execute(script: code)
+        case .src(let uri):
+            guard let services else { throw SCXMLExecutionError("the session has ended") }
+            try engine.execute(script: try services.loadResource(uri))
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Statechart
+
+/// Executable content (SCXML 4): each block runs until an element fails, which raises
+/// `error.execution` (or the `<send>` error) and skips the rest of the block (4.9).
+extension SCXMLSession {
+    /// Runs one block of executable content; an error stops the block and raises error.execution.
+    func run(_ actions: [SCXMLExecutable], ctx: ActionContext) {
+        prepare(ctx)
+        do {
+            for action in actions { try execute(action, ctx: ctx) }
+        } catch let error as SendFailure {
+            raiseError(error.name, error.message, ctx: ctx, sendID: error.sendID)
+        } catch {
+            raiseError("error.execution", "\(error)", ctx: ctx)
+        }
+    }
+
+    func string(_ source: SCXMLValueSource) throws -> String {
+        switch source {
+        case .literal(let text): return text
+        case .expression(let expression): return try datamodel.evaluateString(expression)
+        }
+    }
+
+    private func execute(_ action: SCXMLExecutable, ctx: ActionContext) throws {
+        switch action {
+        case .raise(let node):
+            ctx.raise(Event(node.event, payload: SCXMLEvent(name: node.event, type: .internal)))
+        case .if(let node):
+            for branch in node.branches {
+                if let cond = branch.cond {
+                    let holds: Bool
+                    do { holds = try datamodel.evaluateCondition(cond) } catch {
+                        throw SCXMLExecutionError("<if cond=\"\(cond)\"> at \(branch.sourceLocation): \(error)")
+                    }
+                    if !holds { continue }
+                }
+                for inner in branch.actions { try execute(inner, ctx: ctx) }
+                break
+            }
+        case .foreach(let node):
+            try datamodel.foreach(node) {
+                for inner in node.actions { try execute(inner, ctx: ctx) }
+            }
+        case .log(let node):
+            let message = try node.expr.map { try datamodel.evaluateString($0) } ?? ""
+            hooks.withLock { $0.log }?(node.label, message)
+        case .assign(let node):
+            try datamodel.assign(node.location, node.value)
+        case .script(let node):
+            try datamodel.runScript(node)
+        case .send(let node):
+            try send(node, ctx: ctx)
+        case .cancel(let node):
+            ctx.cancel(sendID: try string(node.sendID))
+        }
+    }
+
+    /// The event data of `<send>`, `<invoke>` and `<donedata>`: namelist and params as an
+    /// object, or the content (inline XML is kept as markup and flagged, see
+    /// ``SCXMLEvent/dataIsXML``).
+    func payload(namelist: [String], params: [SCXMLParam], content: SCXMLContent?) throws -> (data: DataValue?, isXML: Bool) {
+        if let content {
+            switch content.value {
+            case .expression(let expression)?: return (try datamodel.evaluate(expression), false)
+            case .inline(let inline)?:
+                switch inline {
+                case .markup(let markup), .document(_, let markup): return (.string(markup), true)
+                case .text: return (try datamodel.value(ofInline: inline), false)
+                }
+            case nil: return (nil, false)
+            }
+        }
+        if namelist.isEmpty && params.isEmpty { return (nil, false) }
+        return (.object(try namedValues(namelist: namelist, params: params)), false)
+    }
+
+    /// The values of a namelist and params, by name (a later param wins over an earlier one).
+    func namedValues(namelist: [String], params: [SCXMLParam]) throws -> [String: DataValue] {
+        var object: [String: DataValue] = [:]
+        for name in namelist { object[name] = try datamodel.value(at: name) }
+        for param in params {
+            switch param.value {
+            case .expression(let expression)?: object[param.name] = try datamodel.evaluate(expression)
+            case .location(let location)?: object[param.name] = try datamodel.value(at: location)
+            case nil: object[param.name] = .null
+            }
+        }
+        return object
+    }
+}
