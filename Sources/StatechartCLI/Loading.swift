@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Statechart
 import StatechartECMAScript
@@ -22,6 +23,19 @@ enum Loading {
             return .failure(SCXMLLoadError(diagnostics: [SCXMLDiagnostic(
                 location: SCXMLSourceLocation(file: path, line: 1, column: 1), element: "scxml",
                 message: "cannot read the file: \(error.localizedDescription)")]))
+        }
+    }
+
+    /// The machine for `path` with its `<log>` output on standard error; for an invalid
+    /// document, prints the errors to standard error and exits with status 2.
+    static func runnableMachine(_ path: String) throws -> SCXMLMachine {
+        switch machine(path) {
+        case .success(let machine):
+            machine.onLog { label, message in printError("log: \(label.map { "\($0): " } ?? "")\(message)") }
+            return machine
+        case .failure(let error):
+            printError(error.description)
+            throw ExitCode(2)
         }
     }
 

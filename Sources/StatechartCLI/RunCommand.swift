@@ -22,14 +22,7 @@ struct RunCommand: ParsableCommand {
     var timeout: Double = 10
 
     func run() throws {
-        let machine: SCXMLMachine
-        switch Loading.machine(file) {
-        case .success(let loaded): machine = loaded
-        case .failure(let error):
-            Loading.printError(error.description)
-            throw ExitCode(2)
-        }
-        machine.onLog { label, message in Loading.printError("log: \(label.map { "\($0): " } ?? "")\(message)") }
+        let machine = try Loading.runnableMachine(file)
         do {
             try machine.start()
         } catch {

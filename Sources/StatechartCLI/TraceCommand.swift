@@ -24,14 +24,7 @@ struct TraceCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let machine: SCXMLMachine
-        switch Loading.machine(file) {
-        case .success(let loaded): machine = loaded
-        case .failure(let error):
-            Loading.printError(error.description)
-            throw ExitCode(2)
-        }
-        machine.onLog { label, message in Loading.printError("log: \(label.map { "\($0): " } ?? "")\(message)") }
+        let machine = try Loading.runnableMachine(file)
         report(machine, event: nil, error: catching { try machine.start() })
         while let line = readLine(strippingNewline: true) {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
