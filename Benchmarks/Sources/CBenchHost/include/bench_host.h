@@ -1,0 +1,85 @@
+/*
+ * bench_host.h - what the benchmarks of CStateCore run: a machine with counting host
+ * callbacks, its dispatch loop, and the baseline it is compared with, a loop over a
+ * precomputed next[configuration][event] table of the same chart.
+ *
+ * Shared by the plain C benchmark (Benchmarks/C, built with cc -O2 like firmware) and the
+ * Swift comparison tool, so both time exactly the same loops.
+ *
+ * Guards of the benchmark charts are In('state') conditions: guard g holds while state
+ * guard_states[g] is active. Every guard and action call is counted, so runners can check
+ * that they did the same work.
+ */
+#ifndef BENCH_HOST_H
+#define BENCH_HOST_H
+
+#include "sc_core.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A started machine whose callbacks count guard and action calls. Must not move once open. */
+typedef struct bench_core {
+    sc_machine *machine;
+    const sc_id *guard_states;  /* guard g is In(guard_states[g]) */
+    uint32_t guard_count;
+    uint64_t guard_calls;
+    uint64_t action_calls;
+    uint32_t position;          /* next event of the cycle bench_core_run sends */
+} bench_core;
+
+/** Creates (malloc) and starts a machine for `chart`. Returns SC_OK or the failing status. */
+sc_status bench_core_open(bench_core *core, const sc_chart *chart, const sc_id *guard_states,
+                          uint32_t guard_count);
+void bench_core_close(bench_core *core);
+
+/**
+ * Dispatches `count` events of the cycle events[0 .. length), starting where the previous call
+ * stopped (core->position). Returns how many were not handled (status other than SC_OK).
+ */
+uint64_t bench_core_run(bench_core *core, const sc_id *events, uint32_t length, uint64_t count);
+
+/**
+ * The flattened chart: every configuration reachable from the initial one with the given
+ * events (columns), numbered in discovery order (0 is the initial configuration), and for each
+ * configuration and column the next configuration and the number of actions that step runs.
+ */
+typedef struct bench_table {
+    uint32_t configurations;
+    uint32_t columns;
+    uint32_t words;             /* 64-bit words per configuration */
+    uint32_t *next;             /* next[c * columns + e] */
+    uint32_t *actions;          /* action calls of that step */
+    uint64_t *bits;             /* configuration c: bits[c * words .. + words) */
+} bench_table;
+
+/**
+ * Builds the table by exploring with the core itself (sc_machine_restore + dispatch), so it
+ * encodes exactly the core's semantics. Fails with SC_ERR_NO_MEMORY past `max_configurations`.
+ */
+sc_status bench_table_build(bench_table *table, const sc_chart *chart, const sc_id *guard_states,
+                            uint32_t guard_count, const sc_id *column_events, uint32_t columns,
+                            uint32_t max_configurations);
+void bench_table_free(bench_table *table);
+
+/** The configuration number of the core's current configuration, or UINT32_MAX. */
+uint32_t bench_table_find(const bench_table *table, const sc_machine *machine);
+
+/** The baseline loop: `state = next[state][column]` over `count` events; returns the state. */
+uint32_t bench_table_run(const bench_table *table, const uint32_t *columns, uint32_t length,
+                         uint64_t count, uint32_t start);
+
+/** The same, also adding each step's action count to *action_calls (charts with actions). */
+uint32_t bench_table_run_counting(const bench_table *table, const uint32_t *columns, uint32_t length,
+                                  uint64_t count, uint32_t start, uint64_t *action_calls);
+
+/** Monotonic clock in nanoseconds. */
+uint64_t bench_now_ns(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BENCH_HOST_H */

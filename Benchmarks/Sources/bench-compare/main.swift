@@ -1,0 +1,96 @@
+// bench-compare: the whole comparison of docs/PERFORMANCE.md as one table.
+//
+//   bench-compare codegen FILE.c          write the charts as C tables for Benchmarks/C
+//   bench-compare [options] [chart ...]   measure and print the table
+//
+// Options:
+//   --rounds N        timed runs per runner and chart (median reported; default 11)
+//   --millis M        length of one timed run (default 20 ms)
+//   --load-rounds N   loads of the large chart (default 9)
+//   --c-results FILE  key/value results of the C program (Benchmarks/C), merged into the table
+//
+// Runs are interleaved: each round times every runner of a chart once, in rotating order, so
+// noise from other processes falls on all of them alike; the C core runs in this process as the
+// reference for the Swift ratios.
+import BenchCharts
+import CAllocationCounter
+import Foundation
+
+struct Options {
+    var rounds = 11
+    var millis = 20.0
+    var loadRounds = 9
+    var cResults: String?
+    var charts: [BenchChart] = []
+}
+
+func parseOptions(_ arguments: [String]) throws -> Options {
+    var options = Options()
+    var rest = arguments[...]
+    func value(_ flag: String) throws -> String {
+        guard let v = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
+        return v
+    }
+    while let argument = rest.popFirst() {
+        switch argument {
+        case "--rounds": options.rounds = Int(try value(argument)) ?? options.rounds
+        case "--millis": options.millis = Double(try value(argument)) ?? options.millis
+        case "--load-rounds": options.loadRounds = Int(try value(argument)) ?? options.loadRounds
+        case "--c-results": options.cResults = try value(argument)
+        default:
+            guard let chart = BenchChart(rawValue: argument) else {
+                throw BenchError("unknown argument '\(argument)'; charts: \(BenchChart.allCases.map(\.rawValue).joined(separator: " "))")
+            }
+            options.charts.append(chart)
+        }
+    }
+    if options.charts.isEmpty { options.charts = BenchChart.allCases }
+    return options
+}
+
+func codegen(_ path: String) throws {
+    let charts = try BenchChart.allCases.map { try CoreChart($0) }
+    try CTableWriter.source(for: charts).write(toFile: path, atomically: true, encoding: .utf8)
+}
+
+func readCResults(_ path: String?) -> [String: String] {
+    guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+    var result: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: "\t", maxSplits: 1)
+        if parts.count == 2 { result[String(parts[0])] = String(parts[1]) }
+    }
+    return result
+}
+
+func run(_ options: Options) throws {
+    var report = Report(options: options, c: readCResults(options.cResults))
+    for chart in options.charts where BenchChart.dispatched.contains(chart) {
+        FileHandle.standardError.write("dispatching \(chart.rawValue)...\n".data(using: .utf8)!)
+        var runners = [try Runner.core(try CoreChart(chart)), try Runner.typed(chart), try Runner.scxml(chart)]
+        if chart == .turnstile { runners.append(try HandWrittenTurnstile.runner()) }
+        report.dispatch[chart] = try Measure.dispatch(runners, chart: chart, period: try chart.period(),
+                                                      rounds: options.rounds, millis: options.millis)
+    }
+    for chart in options.charts where [.turnstile, .hierarchical, .large].contains(chart) {
+        report.memory[chart] = try MemoryBenchmark.run(chart)
+    }
+    if options.charts.contains(.large) {
+        FileHandle.standardError.write("loading large...\n".data(using: .utf8)!)
+        report.load = try LoadBenchmark.run(.large, rounds: options.loadRounds)
+    }
+    print(report.render())
+}
+
+do {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "codegen" {
+        guard arguments.count == 2 else { throw BenchError("usage: bench-compare codegen FILE.c") }
+        try codegen(arguments[1])
+    } else {
+        try run(try parseOptions(arguments))
+    }
+} catch {
+    FileHandle.standardError.write("bench-compare: \(error)\n".data(using: .utf8)!)
+    exit(1)
+}
