@@ -1,5 +1,5 @@
 /// Where a definition came from, so compile errors can point at it (`file:line:column`).
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The file's path or name.
     public var file: String
     /// The line, from 1.
@@ -16,6 +16,11 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// `file:line:column`.
     public var description: String { "\(file):\(line):\(column)" }
+
+    /// Orders by file name, then line, then column.
+    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+        (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
+    }
 }
 
 /// An untyped statechart: the `<scxml>` root with its top-level states.
