@@ -88,7 +88,9 @@ extension SCXMLSession {
         case "#_internal": return .internalQueue
         case "#_parent":
             guard let parent, let session = parent.session else {
-                throw SendFailure.communication("<send target=\"#_parent\">: this session was not invoked by another one", sendID: sendID)
+                // Not invoked by a session: the host that runs this machine is its parent.
+                if hooks.withLock({ $0.send }) != nil { return .host(target) }
+                throw SendFailure.communication("<send target=\"#_parent\">: this session was not invoked by another one and the host set no onSend handler", sendID: sendID)
             }
             return .parent(session, invokeID: parent.invokeID)
         default:
