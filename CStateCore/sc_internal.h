@@ -17,7 +17,6 @@
  *   +------------------+  struct sc_machine (header, below)
  *   | configuration    |  W words: bit s set while state s is active
  *   | entry_set        |  W words: scratch, states to enter in the current microstep
- *   | default_entry    |  W words: scratch, compound states entered by default (run <initial>)
  *   | history_default  |  W words: scratch, history states that used their default transition
  *   | invoke_pending   |  W words: entered, not exited, invocations not started yet
  *   | history_recorded |  W words: bit h set when history state h holds a record
@@ -28,8 +27,13 @@
  *   | external queue   |  ring of sc_event
  *   +------------------+
  *
- * W = ceil(states / 64), H = number of history states, A = number of atomic states (at most one
- * transition is selected per active atomic state).
+ * W = ceil(states / 64), H = number of history states, A = the most atomic states that can be
+ * active at once (at most one transition is selected per active atomic state): 1 for a chart
+ * without parallel states, bounded by 1 + the sum over parallel states of (children - 1).
+ *
+ * Counters kept alongside the bits, so a macrostep skips whole phases that have nothing to do:
+ * eventless_states counts the states of {root} + configuration that have an eventless transition
+ * (none: no eventless selection pass), invoke_pending_count the bits of invoke_pending.
  */
 
 typedef struct sc_queue {
@@ -57,9 +61,10 @@ struct sc_machine {
     bool halted;
     bool busy;                  /* inside start/dispatch/run/stop: callbacks are running */
     bool owns_memory;
+    uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
+    uint32_t invoke_pending_count;
     uint64_t *configuration;
     uint64_t *entry_set;
-    uint64_t *default_entry;
     uint64_t *history_default;
     uint64_t *invoke_pending;
     uint64_t *history_recorded;
@@ -173,6 +178,14 @@ static inline bool sc_is_atomic(uint8_t kind) {
 #define SC_FOR_EACH_CHILD(chart, s, c) \
     for (sc_id c = (s) + 1; c <= (chart)->states[s].last_descendant; \
          c = (chart)->states[c].last_descendant + 1)
+
+/* Whether state s has eventless transitions (own_mask is a superset of its descriptors' bits). */
+static inline bool sc_has_eventless(const sc_chart *chart, sc_id s) {
+    return (chart->states[s].own_mask & SC_MASK_EVENTLESS) != 0;
+}
+
+/* Recomputes eventless_states from the configuration (after restore or init). */
+void sc_count_eventless(sc_machine *m);
 
 /* Record of history state h: word offset into history_records, or UINT32_MAX. */
 uint32_t sc_history_offset(const sc_machine *m, sc_id h);

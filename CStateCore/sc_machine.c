@@ -22,20 +22,27 @@ static bool compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l)
     if (sc_chart_check(c, NULL) != SC_OK) return false;
     memset(l, 0, sizeof *l);
     l->words = (c->state_count + 63u) >> 6;
+    uint32_t atomic = 0, parallel_bound = 1;
     for (sc_id s = 0; s < c->state_count; s++) {
         const sc_state *st = &c->states[s];
-        if (sc_is_atomic(st->kind)) l->atomic_count++;
+        if (sc_is_atomic(st->kind)) atomic++;
+        if (st->kind == SC_PARALLEL) {       /* each region beyond the first: one more */
+            uint32_t regions = 0;
+            SC_FOR_EACH_CHILD(c, s, child) regions++;
+            parallel_bound += regions - 1;
+        }
         if (sc_is_history(st->kind)) {
             sc_id p = st->parent;
             l->history_count++;
             l->history_words += (c->states[p].last_descendant - p + 63u) >> 6;
         }
     }
+    l->atomic_count = atomic < parallel_bound ? atomic : parallel_bound;
     l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
     l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     size_t size = round_up8(sizeof(sc_machine));
-    size += (size_t)l->words * 6u * sizeof(uint64_t);
+    size += (size_t)l->words * 5u * sizeof(uint64_t);
     size += (size_t)l->history_words * sizeof(uint64_t);
     size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
     size += round_up8((size_t)l->atomic_count * sizeof(sc_enabled));
@@ -69,8 +76,8 @@ sc_status sc_machine_init(sc_machine **out, void *memory, size_t size, const sc_
     m->history_count = l.history_count;
     m->enabled_capacity = l.atomic_count;
     m->max_steps = l.max_steps;
-    uint64_t **bitsets[] = { &m->configuration, &m->entry_set, &m->default_entry,
-                             &m->history_default, &m->invoke_pending, &m->history_recorded };
+    uint64_t **bitsets[] = { &m->configuration, &m->entry_set, &m->history_default,
+                             &m->invoke_pending, &m->history_recorded };
     for (size_t i = 0; i < sizeof bitsets / sizeof bitsets[0]; i++) {
         *bitsets[i] = (uint64_t *)(void *)p;
         p += (size_t)l.words * sizeof(uint64_t);
@@ -97,6 +104,7 @@ sc_status sc_machine_init(sc_machine **out, void *memory, size_t size, const sc_
         offset += (chart->states[parent].last_descendant - parent + 63u) >> 6;
         k++;
     }
+    sc_count_eventless(m);
     *out = m;
     return SC_OK;
 }
@@ -126,6 +134,15 @@ void sc_machine_destroy(sc_machine *m) {
     release_queue(m, &m->internal);
     release_queue(m, &m->external);
     if (m->owns_memory) free(m);
+}
+
+void sc_count_eventless(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    uint32_t n = sc_has_eventless(c, 0) ? 1u : 0u;
+    for (sc_id s = sc_bit_next(m->configuration, 0, c->state_count); s < c->state_count;
+         s = sc_bit_next(m->configuration, s + 1, c->state_count))
+        if (sc_has_eventless(c, s)) n++;
+    m->eventless_states = n;
 }
 
 uint32_t sc_history_offset(const sc_machine *m, sc_id h) {
@@ -323,6 +340,8 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     release_queue(m, &m->external);
     memset(m->history_recorded, 0, (size_t)m->words * sizeof(uint64_t));
     memset(m->invoke_pending, 0, (size_t)m->words * sizeof(uint64_t));
+    m->invoke_pending_count = 0;
+    sc_count_eventless(m);
     m->started = true;
     m->halted = halted;
     return SC_OK;

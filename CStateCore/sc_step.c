@@ -9,6 +9,16 @@
  *    (or the root) whose range holds the source (or is the source) and every target;
  *  - history default transitions target non-history descendants of the history's parent.
  *
+ * The enabled list (m->enabled) after removeConflictingTransitions:
+ *
+ *     [ t(d1) | t(none) | t(d2) | t(d3) ... ]     d = domain, "none" = targetless
+ *          (d1, last(d1)]  <  (d2, last(d2)]  <  (d3, last(d3)]    disjoint, increasing ranges
+ *
+ * Every domain's range holds the atomic state that selected the transition, and atomic states
+ * are visited in document order; conflicting (nested) ranges are removed. So the exit set is the
+ * active states of a few disjoint ranges, walked from the last range down, and the entry set
+ * lies between the first range's start and the last range's end.
+ *
  * Nothing here allocates: all scratch space was carved out of the machine's block.
  */
 #include "sc_internal.h"
@@ -25,6 +35,17 @@ static void raise_core_event(sc_machine *m, sc_event event) {
         m->dropped++;
         release_event(m, &event);
     }
+}
+
+/* The configuration changes only here, so the counters the macrostep loop reads stay exact. */
+static void configuration_add(sc_machine *m, sc_id s) {
+    sc_bit_set(m->configuration, s);
+    if (sc_has_eventless(m->chart, s)) m->eventless_states++;
+}
+
+static void configuration_remove(sc_machine *m, sc_id s) {
+    sc_bit_clear(m->configuration, s);
+    if (sc_has_eventless(m->chart, s)) m->eventless_states--;
 }
 
 /* ---- nameMatch ---------------------------------------------------------------------------
@@ -97,7 +118,13 @@ static sc_id dynamic_domain(const sc_machine *m, const sc_transition *t) {
 /* ---- removeConflictingTransitions ------------------------------------------------------
  * Exit sets are "active states inside the domain's range"; two of them intersect exactly when
  * one domain range contains the other (an active domain always has an active descendant).
- * Targetless transitions have empty exit sets and never conflict. */
+ * Targetless transitions have empty exit sets and never conflict.
+ *
+ * W3C compares each transition with every one kept so far. Kept ranges are disjoint and
+ * increasing (see the top of this file) and the new transition's range holds a later atomic
+ * state than all of them, so it can only conflict with the last kept range (which then contains
+ * it) or with a run of the last kept ranges (which it contains): walking back from the end finds
+ * every conflict, and the whole pass is linear in the number of transitions. */
 static bool exit_sets_intersect(const sc_chart *c, sc_id d1, sc_id d2) {
     if (d1 == SC_NONE || d2 == SC_NONE) return false;
     return d1 == d2 || sc_is_descendant(c, d1, d2) || sc_is_descendant(c, d2, d1);
@@ -109,17 +136,26 @@ static void remove_conflicting_transitions(sc_machine *m) {
     uint32_t kept = 0;                      /* f[0 .. kept) is filteredTransitions */
     for (uint32_t i = 0; i < m->enabled_count; i++) {
         sc_enabled t1 = f[i];
+        if (t1.domain == SC_NONE) {
+            f[kept++] = t1;
+            continue;
+        }
         sc_id src1 = c->transitions[t1.transition].source;
+        /* Conflicting kept transitions are f[first .. kept) minus targetless ones. */
+        uint32_t first = kept;
         bool preempted = false;
-        for (uint32_t j = 0; j < kept && !preempted; j++) {
-            sc_id src2 = c->transitions[f[j].transition].source;
-            if (exit_sets_intersect(c, t1.domain, f[j].domain) && !sc_is_descendant(c, src1, src2))
-                preempted = true;           /* t2 was selected earlier in document order */
+        for (uint32_t j = kept; j-- > 0;) {
+            sc_id d2 = f[j].domain;
+            if (d2 == SC_NONE) continue;
+            if (!exit_sets_intersect(c, t1.domain, d2)) break;
+            first = j;
+            /* t1 preempts t2 only from a descendant of t2's source (t2 came first in document order). */
+            if (!sc_is_descendant(c, src1, c->transitions[f[j].transition].source)) preempted = true;
         }
         if (preempted) continue;
-        uint32_t w = 0;                     /* t1 preempts every conflicting t2 (its ancestor) */
-        for (uint32_t j = 0; j < kept; j++)
-            if (!exit_sets_intersect(c, t1.domain, f[j].domain)) f[w++] = f[j];
+        uint32_t w = first;
+        for (uint32_t j = first; j < kept; j++)
+            if (f[j].domain == SC_NONE) f[w++] = f[j];     /* targetless ones stay, in order */
         f[w++] = t1;
         kept = w;
     }
@@ -153,9 +189,13 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
                                      : t->event_count == 0;
                 if (!matches || !condition_match(m, t, event)) continue;
                 sc_id index = (sc_id)(t - c->transitions);
-                bool seen = false;          /* enabledTransitions is an ordered set */
-                for (uint32_t k = 0; k < m->enabled_count; k++)
-                    if (m->enabled[k].transition == index) seen = true;
+                /* enabledTransitions is an ordered set: an ancestor's transition may have been
+                 * selected already, from an earlier atomic state below it. */
+                bool seen = false;
+                if (s != a) {
+                    for (uint32_t k = m->enabled_count; k-- > 0 && !seen;)
+                        seen = m->enabled[k].transition == index;
+                }
                 if (!seen) {
                     sc_id domain = (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) ? dynamic_domain(m, t)
                                                                             : t->domain;
@@ -171,33 +211,11 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
     if (m->enabled_count > 1) remove_conflicting_transitions(m);
 }
 
-/* Bounds [lo, hi) of the union of the enabled transitions' domain ranges. */
-static bool domain_span(const sc_machine *m, sc_id *lo, sc_id *hi) {
-    const sc_chart *c = m->chart;
-    sc_id l = SC_NONE, h = 0;
-    for (uint32_t k = 0; k < m->enabled_count; k++) {
-        sc_id d = m->enabled[k].domain;
-        if (d == SC_NONE) continue;
-        if (d + 1 < l) l = d + 1;
-        if (c->states[d].last_descendant + 1 > h) h = c->states[d].last_descendant + 1;
-    }
-    *lo = l;
-    *hi = h;
-    return l < h;
-}
-
-static bool in_exit_set(const sc_machine *m, sc_id s) {
-    for (uint32_t k = 0; k < m->enabled_count; k++) {
-        sc_id d = m->enabled[k].domain;
-        if (d != SC_NONE && sc_is_descendant(m->chart, s, d)) return true;
-    }
-    return false;
-}
-
 /* ---- exitStates ------------------------------------------------------------------------
- * computeExitSet: active states inside the domains. First every history of an exited state
- * records (deep: active atomic descendants; shallow: active children), then states exit in
- * reverse document order: onexit, cancel invocations, leave the configuration. */
+ * computeExitSet: the active states inside the enabled transitions' domain ranges (disjoint,
+ * increasing). First every history of an exited state records (deep: active atomic
+ * descendants; shallow: active children), then states exit in reverse document order: onexit,
+ * cancel invocations, leave the configuration. */
 static void record_history(sc_machine *m, sc_id h) {
     const sc_chart *c = m->chart;
     sc_id p = c->states[h].parent;
@@ -214,29 +232,49 @@ static void record_history(sc_machine *m, sc_id h) {
     sc_bit_set(m->history_recorded, h);
 }
 
+static void record_histories(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        sc_id d = m->enabled[k].domain;
+        if (d == SC_NONE) continue;
+        sc_id end = c->states[d].last_descendant + 1;
+        for (sc_id s = sc_bit_next(m->configuration, d + 1, end); s < end;
+             s = sc_bit_next(m->configuration, s + 1, end)) {
+            if (!(c->states[s].flags & SC_STATE_HAS_HISTORY)) continue;
+            SC_FOR_EACH_CHILD(c, s, h)
+                if (sc_is_history(c->states[h].kind)) record_history(m, h);
+        }
+    }
+}
+
+static void exit_state(sc_machine *m, sc_id s, const sc_event *event) {
+    const sc_state *st = &m->chart->states[s];
+    /* statesToInvoke.delete(s). cancelInvoke only reaches invocations that were started: a
+     * state entered and exited within one macrostep was never invoked (as in exitInterpreter). */
+    bool invoked = false;
+    if (st->flags & SC_STATE_HAS_INVOKE) {
+        invoked = !sc_bit_test(m->invoke_pending, s);
+        if (!invoked) {
+            sc_bit_clear(m->invoke_pending, s);
+            m->invoke_pending_count--;
+        }
+    }
+    if (st->on_exit != SC_NONE) m->host.action(m->host.context, m, st->on_exit, event);
+    if (invoked && m->host.invoke) m->host.invoke(m->host.context, m, s, false);
+    configuration_remove(m, s);
+    if (m->host.exited) m->host.exited(m->host.context, m, s);
+}
+
 static void exit_states(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
-    sc_id lo, hi;
-    if (!domain_span(m, &lo, &hi)) return;
-    for (sc_id s = sc_bit_next(m->configuration, lo, hi); s < hi;
-         s = sc_bit_next(m->configuration, s + 1, hi)) {
-        if (!(c->states[s].flags & SC_STATE_HAS_HISTORY) || !in_exit_set(m, s)) continue;
-        SC_FOR_EACH_CHILD(c, s, h)
-            if (sc_is_history(c->states[h].kind)) record_history(m, h);
-    }
-    for (sc_id s = sc_bit_prev(m->configuration, lo, hi); s != SC_NONE;
-         s = sc_bit_prev(m->configuration, lo, s)) {
-        if (!in_exit_set(m, s)) continue;
-        const sc_state *st = &c->states[s];
-        /* statesToInvoke.delete(s). cancelInvoke only reaches invocations that were started: a
-         * state entered and exited within one macrostep was never invoked (as in exitInterpreter). */
-        bool invoked = !sc_bit_test(m->invoke_pending, s);
-        sc_bit_clear(m->invoke_pending, s);
-        if (st->on_exit != SC_NONE) m->host.action(m->host.context, m, st->on_exit, event);
-        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host.invoke && invoked)
-            m->host.invoke(m->host.context, m, s, false);
-        sc_bit_clear(m->configuration, s);
-        if (m->host.exited) m->host.exited(m->host.context, m, s);
+    if (m->history_count) record_histories(m);
+    for (uint32_t k = m->enabled_count; k-- > 0;) {
+        sc_id d = m->enabled[k].domain;
+        if (d == SC_NONE) continue;
+        sc_id lo = d + 1;
+        for (sc_id s = sc_bit_prev(m->configuration, lo, c->states[d].last_descendant + 1); s != SC_NONE;
+             s = sc_bit_prev(m->configuration, lo, s))
+            exit_state(m, s, event);
     }
 }
 
@@ -245,7 +283,7 @@ static void exit_states(sc_machine *m, const sc_event *event) {
  * (history dereferenced) is added with its ancestors up to `stop`; then one forward scan in
  * document order completes parallel states (all children) and compound states with no child
  * in the set (default initial transition). Everything the scan adds lies after the state
- * being scanned, so a single pass sees it. */
+ * being scanned, so a single pass sees it, and enterStates runs in that same pass. */
 static void add_target(sc_machine *m, sc_id s, sc_id stop) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
@@ -274,26 +312,20 @@ static bool has_child_in(const sc_chart *c, const uint64_t *set, sc_id s) {
     return false;
 }
 
-static void compute_entry_set(sc_machine *m, sc_id lo, sc_id hi) {
+/* Completes the entry set below s; returns whether s is entered by default (run <initial>). */
+static bool complete_entry_set(sc_machine *m, sc_id s) {
     const sc_chart *c = m->chart;
-    for (uint32_t k = 0; k < m->enabled_count; k++) {
-        const sc_transition *t = &c->transitions[m->enabled[k].transition];
-        for (uint32_t j = 0; j < t->target_count; j++)
-            add_target(m, c->targets[t->targets_offset + j], m->enabled[k].domain);
+    const sc_state *st = &c->states[s];
+    if (st->kind == SC_PARALLEL) {
+        SC_FOR_EACH_CHILD(c, s, child)
+            if (!sc_is_history(c->states[child].kind)) sc_bit_set(m->entry_set, child);
+    } else if (st->kind == SC_COMPOUND && !has_child_in(c, m->entry_set, s)) {
+        const sc_transition *init = &c->transitions[st->initial];
+        for (uint32_t j = 0; j < init->target_count; j++)
+            add_target(m, c->targets[init->targets_offset + j], s);
+        return true;
     }
-    for (sc_id s = sc_bit_next(m->entry_set, lo, hi); s < hi;
-         s = sc_bit_next(m->entry_set, s + 1, hi)) {
-        const sc_state *st = &c->states[s];
-        if (st->kind == SC_PARALLEL) {
-            SC_FOR_EACH_CHILD(c, s, child)
-                if (!sc_is_history(c->states[child].kind)) sc_bit_set(m->entry_set, child);
-        } else if (st->kind == SC_COMPOUND && !has_child_in(c, m->entry_set, s)) {
-            const sc_transition *init = &c->transitions[st->initial];
-            sc_bit_set(m->default_entry, s);
-            for (uint32_t j = 0; j < init->target_count; j++)
-                add_target(m, c->targets[init->targets_offset + j], s);
-        }
-    }
+    return false;
 }
 
 /* ---- isInFinalState ----------------------------------------------------------------------- */
@@ -343,8 +375,9 @@ static void enter_final_state(sc_machine *m, sc_id s) {
  * the domain range [lo, hi): q1 -> P.h whose default is q2, both in Q, has domain Q, below P.
  * Its bit must not survive the microstep, or P's next entry would run the stale default content.
  * Only SC_TRANSITION_DYNAMIC_DOMAIN transitions target history states. */
-static void clear_targeted_history_defaults(sc_machine *m) {
+static void clear_history_defaults(sc_machine *m, sc_id lo, sc_id hi) {
     const sc_chart *c = m->chart;
+    sc_bits_clear_range(m->history_default, lo, hi);
     for (uint32_t k = 0; k < m->enabled_count; k++) {
         const sc_transition *t = &c->transitions[m->enabled[k].transition];
         if (!(t->flags & SC_TRANSITION_DYNAMIC_DOMAIN)) continue;
@@ -353,34 +386,49 @@ static void clear_targeted_history_defaults(sc_machine *m) {
     }
 }
 
-static void enter_states(sc_machine *m, const sc_event *event) {
+static void enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event *event) {
     const sc_chart *c = m->chart;
-    sc_id lo, hi;
-    if (!domain_span(m, &lo, &hi)) return;
-    compute_entry_set(m, lo, hi);
-    for (sc_id s = sc_bit_next(m->entry_set, lo, hi); s < hi; s = sc_bit_next(m->entry_set, s + 1, hi)) {
-        const sc_state *st = &c->states[s];
-        sc_bit_set(m->configuration, s);
-        if (st->flags & SC_STATE_HAS_INVOKE) sc_bit_set(m->invoke_pending, s);
-        if (m->host.entered) m->host.entered(m->host.context, m, s);
-        if (st->on_entry != SC_NONE) m->host.action(m->host.context, m, st->on_entry, event);
-        if (sc_bit_test(m->default_entry, s)) {
-            sc_id a = c->transitions[st->initial].action;
+    const sc_state *st = &c->states[s];
+    configuration_add(m, s);
+    if (st->flags & SC_STATE_HAS_INVOKE) {
+        sc_bit_set(m->invoke_pending, s);
+        m->invoke_pending_count++;
+    }
+    if (m->host.entered) m->host.entered(m->host.context, m, s);
+    if (st->on_entry != SC_NONE) m->host.action(m->host.context, m, st->on_entry, event);
+    if (by_default) {
+        sc_id a = c->transitions[st->initial].action;
+        if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
+    }
+    if (st->flags & SC_STATE_HAS_HISTORY) {
+        SC_FOR_EACH_CHILD(c, s, h) {
+            if (!sc_is_history(c->states[h].kind) || !sc_bit_test(m->history_default, h)) continue;
+            sc_id a = c->transitions[c->states[h].initial].action;
             if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
         }
-        if (st->flags & SC_STATE_HAS_HISTORY) {
-            SC_FOR_EACH_CHILD(c, s, h) {
-                if (!sc_is_history(c->states[h].kind) || !sc_bit_test(m->history_default, h)) continue;
-                sc_id a = c->transitions[c->states[h].initial].action;
-                if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
-            }
-        }
-        if (st->kind == SC_FINAL) enter_final_state(m, s);
     }
-    sc_bits_clear_range(m->entry_set, lo, hi);
-    sc_bits_clear_range(m->default_entry, lo, hi);
-    sc_bits_clear_range(m->history_default, lo, hi);
-    clear_targeted_history_defaults(m);
+    if (st->kind == SC_FINAL) enter_final_state(m, s);
+}
+
+static void enter_states(sc_machine *m, const sc_event *event) {
+    const sc_chart *c = m->chart;
+    sc_id lo = SC_NONE, hi = 0;             /* from the first domain range to the last */
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        sc_id d = m->enabled[k].domain;
+        if (d == SC_NONE) continue;
+        const sc_transition *t = &c->transitions[m->enabled[k].transition];
+        for (uint32_t j = 0; j < t->target_count; j++) add_target(m, c->targets[t->targets_offset + j], d);
+        if (lo == SC_NONE) lo = d + 1;
+        hi = c->states[d].last_descendant + 1;
+    }
+    if (lo == SC_NONE) return;
+    /* Each state's completion adds only states after it, and entry actions cannot change the
+     * entry set, so completing and entering in one pass equals W3C's two. */
+    for (sc_id s = sc_bit_next(m->entry_set, lo, hi); s < hi; s = sc_bit_next(m->entry_set, s + 1, hi)) {
+        sc_bit_clear(m->entry_set, s);
+        enter_state(m, s, complete_entry_set(m, s), event);
+    }
+    if (m->history_count) clear_history_defaults(m, lo, hi);
 }
 
 /* ---- microstep: exitStates, executeTransitionContent, enterStates ---------------------- */
@@ -410,6 +458,7 @@ void sc_step_exit_interpreter(sc_machine *m) {
             m->host.invoke(m->host.context, m, s, false);
     }
     sc_bits_clear_range(m->invoke_pending, 0, c->state_count);
+    m->invoke_pending_count = 0;
 }
 
 /* ---- mainEventLoop, inner part: complete the macrostep ---------------------------------
@@ -421,7 +470,8 @@ static sc_status complete_macrostep(sc_machine *m) {
     uint32_t steps = 0;             /* eventless microsteps taken + internal events consumed */
     for (;;) {
         while (!m->halted) {
-            select_transitions(m, NULL);
+            if (m->eventless_states) select_transitions(m, NULL);
+            else m->enabled_count = 0;
             if (!m->enabled_count && m->internal.count == 0) break;    /* macrostepDone */
             /* Counted only when there is work, so a macrostep of exactly max_steps steps
              * completes; the next one is refused before it starts (between two microsteps). */
@@ -440,9 +490,10 @@ static sc_status complete_macrostep(sc_machine *m) {
             sc_step_exit_interpreter(m);
             return SC_OK;
         }
-        for (sc_id s = sc_bit_next(m->invoke_pending, 0, c->state_count); s < c->state_count;
-             s = sc_bit_next(m->invoke_pending, s + 1, c->state_count)) {
+        for (sc_id s = m->invoke_pending_count ? sc_bit_next(m->invoke_pending, 0, c->state_count) : c->state_count;
+             s < c->state_count; s = sc_bit_next(m->invoke_pending, s + 1, c->state_count)) {
             sc_bit_clear(m->invoke_pending, s);
+            m->invoke_pending_count--;
             if (m->host.invoke) m->host.invoke(m->host.context, m, s, true);
         }
         if (m->internal.count == 0) return SC_OK;
