@@ -39,6 +39,8 @@ public final class SCXMLMachine: @unchecked Sendable {
         public var parserLimits = SCXMLParser.Limits.default
         /// Host functions the document's expressions may call.
         public var functions: [String: SCXMLHostFunction] = [:]
+        /// The clock of delayed `<send>`s: real time by default, a `TestClock` in tests.
+        public var clock: any MachineClock = SystemClock.shared
         /// Host values the document's expressions may read, by variable name (read-only in
         /// datamodels with variables, such as ECMAScript; the null datamodel has none).
         public var values: [String: DataValue] = [:]
@@ -134,7 +136,7 @@ public final class SCXMLMachine: @unchecked Sendable {
                 return SCXMLDiagnostic(location: location, element: "scxml", message: error.message)
             })
         }
-        machine = Machine(chart, options: options.machine)
+        machine = Machine(chart, options: options.machine, clock: options.clock)
         session.machine = machine
         let session = self.session
         machine.setExternalEventGate { ctx in session.admit(ctx) }
@@ -187,19 +189,24 @@ public final class SCXMLMachine: @unchecked Sendable {
     /// Whether the machine has reached a top-level final state.
     public var isFinished: Bool { machine.isFinished }
 
-    /// Waits until the machine reaches a top-level final state or `timeout` passes; returns
-    /// whether it finished. Delayed events keep firing meanwhile.
+    /// Waits until the machine reaches a top-level final state (and that macrostep has
+    /// completed) or `timeout` passes; returns whether it finished. Delayed events and events
+    /// from other sessions keep coming meanwhile.
     public func waitUntilFinished(timeout: Duration) -> Bool {
         if isFinished { return true }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         if finished.wait(timeout: .now() + seconds) == .success {
             finished.signal()   // later waiters see it too
+            // The final state is reported as it is entered: wait for its macrostep (its
+            // onentry, exitInterpreter) to complete, which reading through the machine does.
+            _ = isFinished
             return true
         }
         return isFinished
     }
 
-    /// Calls `handler` for every `<log>` the document executes.
+    /// Calls `handler` for every `<log>` the document executes, and those of the sessions it
+    /// invokes (they inherit the handler set when they start).
     public func onLog(_ handler: @escaping @Sendable (_ label: String?, _ message: String) -> Void) {
         session.hooks.withLock { $0.log = handler }
     }
