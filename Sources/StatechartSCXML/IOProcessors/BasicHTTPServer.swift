@@ -13,9 +13,9 @@ import Synchronization
 ///
 /// A POST becomes an external event of that session: named by its `_scxmleventname` parameter
 /// (query string or form body), else `HTTP.POST`; its other form parameters are `_event.data`
-/// (a body that is not form data is parsed as JSON, else kept as text); `_event.raw` is the
-/// request as received. The answer (`200 OK`) is sent once the event is queued. Other methods
-/// get `405`, unknown sessions `404`.
+/// (a body of another type is parsed as JSON, else kept as text); `_event.raw` is the request
+/// as received. The answer (`200 OK`) is sent once the event is queued. Other methods get
+/// `405`, unknown sessions `404`, form data that does not decode `400`.
 final class BasicHTTPServer: Sendable {
     static let shared = BasicHTTPServer()
 
@@ -137,8 +137,10 @@ final class BasicHTTPServer: Sendable {
         guard var parameters = HTTPMessage.formDecoded(request.query) else { return nil }
         var data: DataValue?
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        let isForm = contentType.isEmpty || contentType.hasPrefix("application/x-www-form-urlencoded")
-        if isForm, let form = HTTPMessage.formDecoded(request.body) {
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            guard let form = HTTPMessage.formDecoded(request.body) else { return nil }
+            parameters += form
+        } else if contentType.isEmpty, let form = HTTPMessage.formDecoded(request.body) {
             parameters += form
         } else if !request.body.isEmpty {
             data = DataValue(json: request.body) ?? .string(request.body)

@@ -27,6 +27,9 @@ extension SCXMLSession {
             let (document, base) = try childDocument(invoke)
             let child = try SCXMLMachine(document: document, baseURL: base, options: options,
                                          parent: ParentLink(session: self, invokeID: invokeID), invokeValues: values)
+            // The child's <log> goes where the parent's goes, and so on down.
+            let log = hooks.withLock { $0.log }
+            child.session.hooks.withLock { $0.log = log }
             invocations.append(SCXMLInvocation(key: key, invokeID: invokeID, child: child,
                                                autoforward: invoke.autoforward, finalize: invoke.finalize))
             child.session.worker.async {
