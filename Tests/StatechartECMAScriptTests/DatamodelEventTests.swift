@@ -48,6 +48,19 @@ final class DatamodelEventTests: XCTestCase {
         ])
     }
 
+    func testDuplicateParamNamesKeepEveryValue() throws {
+        // W3C 178 (manual): all values are included even when names repeat.
+        let session = try TestSession("""
+            <datamodel><data id="Var1" expr="1"/></datamodel>
+            <state id="s">
+              <onentry><send event="e" namelist="Var1"><param name="Var1" expr="2"/><param name="Var1" expr="3"/><param name="other" expr="4"/></send></onentry>
+              <transition event="e" target="done"><log expr="JSON.stringify(_event.data.Var1) + ' ' + _event.data.other"/></transition>
+            </state>
+            <final id="done"/>
+            """)
+        XCTAssertEqual(try session.run(), ["[1,2,3] 4"])
+    }
+
     func testEveryFieldIsPresentEvenWhenUndefined() throws {
         // W3C 330.
         let session = try TestSession("""

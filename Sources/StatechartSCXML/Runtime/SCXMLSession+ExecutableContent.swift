@@ -75,17 +75,20 @@ extension SCXMLSession {
         return (.object(try namedValues(namelist: namelist, params: params)), false)
     }
 
-    /// The values of a namelist and params, by name (a later param wins over an earlier one).
+    /// The values of a namelist and params, by name. A name given more than once keeps every
+    /// value, as an array in document order (SCXML 5.10: duplicates must all be included).
     func namedValues(namelist: [String], params: [SCXMLParam]) throws -> [String: DataValue] {
-        var object: [String: DataValue] = [:]
-        for name in namelist { object[name] = try datamodel.value(at: name) }
+        var values: [String: [DataValue]] = [:]
+        for name in namelist { values[name, default: []].append(try datamodel.value(at: name)) }
         for param in params {
+            let value: DataValue
             switch param.value {
-            case .expression(let expression)?: object[param.name] = try datamodel.evaluate(expression)
-            case .location(let location)?: object[param.name] = try datamodel.value(at: location)
-            case nil: object[param.name] = .null
+            case .expression(let expression)?: value = try datamodel.evaluate(expression)
+            case .location(let location)?: value = try datamodel.value(at: location)
+            case nil: value = .null
             }
+            values[param.name, default: []].append(value)
         }
-        return object
+        return values.mapValues { $0.count == 1 ? $0[0] : .array($0) }
     }
 }
