@@ -104,7 +104,7 @@ sc_status sc_machine_init(sc_machine **out, void *memory, size_t size, const sc_
         offset += (chart->states[parent].last_descendant - parent + 63u) >> 6;
         k++;
     }
-    sc_count_eventless(m);
+    sc_count_configuration(m);
     *out = m;
     return SC_OK;
 }
@@ -136,13 +136,20 @@ void sc_machine_destroy(sc_machine *m) {
     if (m->owns_memory) free(m);
 }
 
-void sc_count_eventless(sc_machine *m) {
+void sc_count_configuration(sc_machine *m) {
     const sc_chart *c = m->chart;
-    uint32_t n = sc_has_eventless(c, 0) ? 1u : 0u;
+    m->eventless_states = sc_has_eventless(c, 0) ? 1u : 0u;
+    m->atomic_active = 0;
+    m->last_atomic = SC_NONE;
     for (sc_id s = sc_bit_next(m->configuration, 0, c->state_count); s < c->state_count;
-         s = sc_bit_next(m->configuration, s + 1, c->state_count))
-        if (sc_has_eventless(c, s)) n++;
-    m->eventless_states = n;
+         s = sc_bit_next(m->configuration, s + 1, c->state_count)) {
+        if (sc_has_eventless(c, s)) m->eventless_states++;
+        if (sc_is_atomic(c->states[s].kind)) {
+            m->atomic_active++;
+            m->last_atomic = s;
+        }
+    }
+    sc_plan_track(m);
 }
 
 uint32_t sc_history_offset(const sc_machine *m, sc_id h) {
@@ -188,8 +195,8 @@ sc_status sc_machine_start(sc_machine *m) {
     return status;
 }
 
-sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
-    if (!m) return SC_ERR_BAD_ARGUMENT;
+/* The general path of sc_machine_dispatch, out of line so the plan path spills nothing. */
+static sc_status dispatch_event(sc_machine *m, sc_event event) {
     if (m->busy) return sc_machine_post(m, event);
     if (!m->started) return SC_ERR_NOT_STARTED;
     if (m->halted) {
@@ -198,6 +205,23 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
     }
     m->busy = true;
     sc_status status = sc_step_external(m, &event);
+    m->busy = false;
+    return status;
+}
+
+sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
+    if (!m) return SC_ERR_BAD_ARGUMENT;
+    /* A plan without callbacks (sc_plan.c) on a started machine outside a callback: when
+     * nothing is left to do after it, the macrostep is done without entering the algorithm.
+     * plan_key is 0 until the machine starts and host.release must not run here (busy is off). */
+    const sc_plan *plan = m->plan_key && !m->busy && !m->halted && !m->host.release
+                              ? sc_plan_find(m, m->plan_key, event.id) : NULL;
+    if (!plan || plan->mode == SC_PLAN_WALK) return dispatch_event(m, event);
+    if (plan->mode == SC_PLAN_MASKS) sc_plan_apply_masks(m, plan);
+    if (!(m->eventless_states | m->internal.count | m->invoke_pending_count))
+        return plan->mode == SC_PLAN_MASKS ? SC_OK : SC_UNHANDLED;
+    m->busy = true;
+    sc_status status = sc_step_complete(m, plan->mode == SC_PLAN_MASKS);
     m->busy = false;
     return status;
 }
@@ -341,7 +365,7 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     memset(m->history_recorded, 0, (size_t)m->words * sizeof(uint64_t));
     memset(m->invoke_pending, 0, (size_t)m->words * sizeof(uint64_t));
     m->invoke_pending_count = 0;
-    sc_count_eventless(m);
+    sc_count_configuration(m);
     m->started = true;
     m->halted = halted;
     return SC_OK;

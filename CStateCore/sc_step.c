@@ -41,12 +41,22 @@ static void raise_core_event(sc_machine *m, sc_event event) {
 static void configuration_add(sc_machine *m, sc_id s) {
     sc_bit_set(m->configuration, s);
     if (sc_has_eventless(m->chart, s)) m->eventless_states++;
+    if (sc_is_atomic(m->chart->states[s].kind)) {
+        m->atomic_active++;
+        m->last_atomic = s;
+    }
 }
 
 static void configuration_remove(sc_machine *m, sc_id s) {
     sc_bit_clear(m->configuration, s);
     if (sc_has_eventless(m->chart, s)) m->eventless_states--;
+    if (sc_is_atomic(m->chart->states[s].kind)) m->atomic_active--;
 }
+
+/* While a microstep is recorded as a plan: something (configuration, event) does not determine
+ * (a guard, history, a final state) makes it unfit; any callback makes it not quiet. */
+static void not_a_plan(sc_machine *m) { m->recording.ok = false; }
+static void not_quiet(sc_machine *m) { m->recording.quiet = false; }
 
 /* ---- nameMatch ---------------------------------------------------------------------------
  * Descriptor d matches event e when d is "*" or d is e or a prefix of e in dot-token terms.
@@ -63,6 +73,7 @@ static bool name_match(const sc_chart *c, const sc_transition *t, sc_id event) {
 
 static bool condition_match(sc_machine *m, const sc_transition *t, const sc_event *event) {
     if (t->guard == SC_NONE) return true;
+    not_a_plan(m);
     if (!m->host.guard) return false;
     return m->host.guard(m->host.context, m, t->guard, event);
 }
@@ -197,8 +208,11 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
                         seen = m->enabled[k].transition == index;
                 }
                 if (!seen) {
-                    sc_id domain = (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) ? dynamic_domain(m, t)
-                                                                            : t->domain;
+                    sc_id domain = t->domain;
+                    if (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) {
+                        domain = dynamic_domain(m, t);
+                        not_a_plan(m);
+                    }
                     m->enabled[m->enabled_count].transition = index;
                     m->enabled[m->enabled_count].domain = domain;
                     m->enabled_count++;
@@ -241,14 +255,16 @@ static void record_histories(sc_machine *m) {
         for (sc_id s = sc_bit_next(m->configuration, d + 1, end); s < end;
              s = sc_bit_next(m->configuration, s + 1, end)) {
             if (!(c->states[s].flags & SC_STATE_HAS_HISTORY)) continue;
+            not_a_plan(m);
             SC_FOR_EACH_CHILD(c, s, h)
                 if (sc_is_history(c->states[h].kind)) record_history(m, h);
         }
     }
 }
 
-static void exit_state(sc_machine *m, sc_id s, const sc_event *event) {
+void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
     const sc_state *st = &m->chart->states[s];
+    if (st->on_exit != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE) || m->host.exited) not_quiet(m);
     /* statesToInvoke.delete(s). cancelInvoke only reaches invocations that were started: a
      * state entered and exited within one macrostep was never invoked (as in exitInterpreter). */
     bool invoked = false;
@@ -274,7 +290,7 @@ static void exit_states(sc_machine *m, const sc_event *event) {
         sc_id lo = d + 1;
         for (sc_id s = sc_bit_prev(m->configuration, lo, c->states[d].last_descendant + 1); s != SC_NONE;
              s = sc_bit_prev(m->configuration, lo, s))
-            exit_state(m, s, event);
+            sc_step_exit_state(m, s, event);
     }
 }
 
@@ -288,6 +304,7 @@ static void add_target(sc_machine *m, sc_id s, sc_id stop) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
     if (sc_is_history(st->kind)) {
+        not_a_plan(m);
         if (sc_bit_test(m->history_recorded, s)) {
             const uint64_t *rec = m->history_records + sc_history_offset(m, s);
             sc_id p = st->parent, span = c->states[p].last_descendant - p;
@@ -386,9 +403,19 @@ static void clear_history_defaults(sc_machine *m, sc_id lo, sc_id hi) {
     }
 }
 
-static void enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event *event) {
+void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event *event) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
+    if (m->recording.active) {
+        sc_recording *r = &m->recording;
+        if (r->entry_count < SC_PLAN_MAX_PATH) r->entry_defaults |= (uint64_t)by_default << r->entry_count;
+        else r->ok = false;
+        r->entry_count++;
+        if (m->host.entered || st->on_entry != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE) ||
+            (by_default && c->transitions[st->initial].action != SC_NONE))
+            r->quiet = false;
+        if (st->kind == SC_FINAL || (st->flags & SC_STATE_HAS_HISTORY)) r->ok = false;
+    }
     configuration_add(m, s);
     if (st->flags & SC_STATE_HAS_INVOKE) {
         sc_bit_set(m->invoke_pending, s);
@@ -426,7 +453,7 @@ static void enter_states(sc_machine *m, const sc_event *event) {
      * entry set, so completing and entering in one pass equals W3C's two. */
     for (sc_id s = sc_bit_next(m->entry_set, lo, hi); s < hi; s = sc_bit_next(m->entry_set, s + 1, hi)) {
         sc_bit_clear(m->entry_set, s);
-        enter_state(m, s, complete_entry_set(m, s), event);
+        sc_step_enter_state(m, s, complete_entry_set(m, s), event);
     }
     if (m->history_count) clear_history_defaults(m, lo, hi);
 }
@@ -440,6 +467,7 @@ static void microstep(sc_machine *m, const sc_event *event) {
         if (m->host.taken) m->host.taken(m->host.context, m, index, event);
         sc_id action = c->transitions[index].action;
         if (action != SC_NONE) m->host.action(m->host.context, m, action, event);
+        if (m->host.taken || action != SC_NONE) not_quiet(m);
     }
     enter_states(m, event);
 }
@@ -510,16 +538,46 @@ sc_status sc_step_enter_initial(sc_machine *m) {
     sc_id action = c->transitions[initial].action;
     if (action != SC_NONE) m->host.action(m->host.context, m, action, NULL);
     enter_states(m, NULL);
-    return complete_macrostep(m);
+    sc_status status = complete_macrostep(m);
+    sc_plan_track(m);
+    return status;
 }
 
-/* mainEventLoop, outer part: one external event, then complete the macrostep. */
+/* mainEventLoop, outer part: one external event, then complete the macrostep. From a single-path
+ * configuration the event's microstep is replayed from a plan when one was recorded, else
+ * computed (and recorded); the rest of the macrostep is computed either way. */
 sc_status sc_step_external(sc_machine *m, const sc_event *event) {
-    select_transitions(m, event);
-    bool handled = m->enabled_count > 0;
-    if (handled) microstep(m, event);
+    uint64_t key = m->plan_key;
+    const sc_plan *plan = key ? sc_plan_find(m, key, event->id) : NULL;
+    bool handled;
+    if (plan) {
+        handled = plan->mode != SC_PLAN_UNHANDLED;
+        sc_plan_replay(m, plan, event);
+    } else {
+        if (key) {
+            sc_recording start = { true, true, true, 0, m->eventless_states, m->atomic_active,
+                                   m->last_atomic, 0 };
+            m->recording = start;
+        }
+        select_transitions(m, event);
+        handled = m->enabled_count > 0;
+        if (handled) microstep(m, event);
+        if (key) {
+            m->recording.active = false;
+            if (m->recording.ok) sc_plan_store(m, key, event->id);
+        }
+    }
     release_event(m, event);
-    sc_status status = complete_macrostep(m);
+    return sc_step_complete(m, handled);
+}
+
+/* The rest of an external event's macrostep, when anything is left to do; SC_OK or
+ * SC_UNHANDLED by `handled`, or an error. Leaves plan_key up to date. */
+sc_status sc_step_complete(sc_machine *m, bool handled) {
+    sc_status status = SC_OK;
+    if (m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
+        status = complete_macrostep(m);
+    sc_plan_track(m);
     if (status < 0) return status;
     return handled ? SC_OK : SC_UNHANDLED;
 }

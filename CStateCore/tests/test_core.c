@@ -2478,6 +2478,89 @@ static void test_differential_random_charts_vs_reference_model(void) {
     }
 }
 
+/* Plans (sc_plan.c) replay microsteps from single-path configurations. Long event sequences over
+ * a few events make (leaf, event) pairs recur, so most microsteps are replays: once with every
+ * observer (replayed state by state, traces compared) and once on a chart stripped of its
+ * actions with a host that has only a guard callback (quiet plans: replayed as masks). */
+static bool same_configuration(sc_machine *m, const cb_builder *b, const ref_machine *r, sc_status core,
+                               sc_status model, char *why, size_t size) {
+    if (core != model) {
+        snprintf(why, size, "status core %d, model %d", (int)core, (int)model);
+        return false;
+    }
+    for (sc_id s = 0; s < b->chart.state_count; s++) {
+        if (sc_machine_is_active(m, s) != r->active[s]) {
+            snprintf(why, size, "state %s active in %s only", b->state_name[s], r->active[s] ? "model" : "core");
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool run_plan_case(uint32_t seed, bool quiet, harness *h, ref_machine *r, char *why, size_t size) {
+    rng_state = seed;
+    cb_builder *b = random_chart();
+    if (!b) {
+        snprintf(why, size, "out of memory");
+        return false;
+    }
+    bool ok = cb_finish(b);
+    sc_machine *m = NULL;
+    if (!ok) {
+        snprintf(why, size, "generator made a bad description: %s", b->error);
+        goto done;
+    }
+    if (quiet) {
+        for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+        for (sc_id t = 0; t < b->chart.transition_count; t++) b->transitions[t].action = SC_NONE;
+    }
+    harness_bind(h, b);
+    for (uint32_t g = 0; g < CB_MAX_GUARDS; g++) h->guard[g] = rnd(2);
+    sc_host quiet_host = { .context = h, .guard = h->host.guard };
+    sc_options o = { REF_QUEUE, 0, RANDOM_MAX_STEPS };
+    m = sc_machine_create(&b->chart, quiet ? &quiet_host : &h->host, &o);
+    if (!m) {
+        snprintf(why, size, "sc_machine_create failed");
+        ok = false;
+        goto done;
+    }
+    h->m = m;
+    ref_init(r, b, h->guard, NULL, RANDOM_MAX_STEPS);
+    sc_status core = sc_machine_start(m), model = ref_start(r);
+    ok = quiet ? same_configuration(m, b, r, core, model, why, size) : same_state(h, r, core, model, why, size);
+    for (int step = 0; ok && core >= 0 && !sc_machine_is_halted(m) && step < 64; step++) {
+        h->trace[0] = r->trace[0] = '\0';
+        sc_id event = rnd(4);                 /* a, b, c, a.x */
+        core = sc_machine_dispatch(m, (sc_event){ event, 0, 0 });
+        model = ref_dispatch(r, event);
+        ok = quiet ? same_configuration(m, b, r, core, model, why, size) : same_state(h, r, core, model, why, size);
+        if (!ok) {
+            size_t len = strlen(why);
+            snprintf(why + len, size - len, "\n      seed %u (%s), at event %d (%s)", (unsigned)seed,
+                     quiet ? "quiet" : "observed", step, b->event_name[event]);
+            dump_chart(b);
+        }
+    }
+done:
+    sc_machine_destroy(m);
+    cb_free(b);
+    return ok;
+}
+
+static void test_plans_replay_like_the_reference_model(void) {
+    harness *h = owned_alloc(sizeof *h);
+    ref_machine *r = owned_alloc(sizeof *r);
+    char why[1536];
+    for (uint32_t seed = 1; seed <= RANDOM_CHARTS; seed++) {
+        for (int quiet = 0; quiet < 2; quiet++) {
+            if (!run_plan_case(seed, quiet, h, r, why, sizeof why)) {
+                test_fail(__LINE__, "%s", why);
+                return;
+            }
+        }
+    }
+}
+
 /* =========================================================================================
  * Runner
  * ======================================================================================= */
@@ -2565,6 +2648,7 @@ static const test_case tests[] = {
     TEST(test_callbacks_receive_triggering_event),
     TEST(test_status_texts),
     TEST(test_differential_random_charts_vs_reference_model),
+    TEST(test_plans_replay_like_the_reference_model),
 };
 
 int main(int argc, char **argv) {
