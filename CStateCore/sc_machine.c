@@ -123,6 +123,15 @@ sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const 
     return m;
 }
 
+sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
+    if (!m || !host) return SC_ERR_BAD_ARGUMENT;
+    m->host = *host;
+    /* Plans recorded as quiet may now owe callbacks; a microstep being recorded is unfit. */
+    memset(m->plans, 0, sizeof m->plans);
+    m->recording.ok = false;
+    return SC_OK;
+}
+
 static void release_queue(sc_machine *m, sc_queue *q) {
     sc_event e;
     while (sc_queue_pop(q, &e))
@@ -213,15 +222,16 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
     /* A plan without callbacks (sc_plan.c) on a started machine outside a callback: when
      * nothing is left to do after it, the macrostep is done without entering the algorithm.
-     * plan_key is 0 until the machine starts and host.release must not run here (busy is off). */
-    const sc_plan *plan = m->plan_key && !m->busy && !m->halted && !m->host.release
-                              ? sc_plan_find(m, m->plan_key, event.id) : NULL;
+     * plan_key is 0 until the machine starts. */
+    const sc_plan *plan = m->plan_key && !m->busy && !m->halted ? sc_plan_find(m, m->plan_key, event.id) : NULL;
     if (!plan || plan->mode == SC_PLAN_WALK) return dispatch_event(m, event);
     if (plan->mode == SC_PLAN_MASKS) sc_plan_apply_masks(m, plan);
-    if (!(m->eventless_states | m->internal.count | m->invoke_pending_count))
-        return plan->mode == SC_PLAN_MASKS ? SC_OK : SC_UNHANDLED;
+    bool handled = plan->mode == SC_PLAN_MASKS;
+    if (!(m->eventless_states | m->internal.count | m->invoke_pending_count) && !m->host.release)
+        return handled ? SC_OK : SC_UNHANDLED;
     m->busy = true;
-    sc_status status = sc_step_complete(m, plan->mode == SC_PLAN_MASKS);
+    if (m->host.release) m->host.release(m->host.context, m, &event);
+    sc_status status = sc_step_complete(m, handled);
     m->busy = false;
     return status;
 }

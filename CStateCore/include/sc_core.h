@@ -268,6 +268,15 @@ sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const 
 void sc_machine_destroy(sc_machine *machine);
 
 /**
+ * Replaces the host callbacks and context (the struct is copied), also from inside a callback;
+ * the next call the core makes uses the new ones. Install observers (entered, exited, taken)
+ * only while something observes: a machine caches the microsteps it has taken, and replays a
+ * cached microstep that makes no callback as two mask operations on its configuration.
+ * Returns SC_OK, or SC_ERR_BAD_ARGUMENT for NULL arguments.
+ */
+sc_status sc_machine_set_host(sc_machine *machine, const sc_host *host);
+
+/**
  * Enters the initial configuration (the root's initial transition) and completes that
  * macrostep: eventless transitions and raised events run until the machine is stable.
  */

@@ -2478,6 +2478,36 @@ static void test_differential_random_charts_vs_reference_model(void) {
     }
 }
 
+/* sc_machine_set_host: observers installed after quiet microsteps were cached see every
+ * replayed entry and exit; removed again, the machine still moves. */
+static void test_set_host_observers_see_cached_microsteps(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "s");
+    cb_state(b, "s", SC_ATOMIC, "s1");
+    cb_state(b, NULL, SC_ATOMIC, "t");
+    cb_trans(b, "s1", "go", "t", 0, NULL, NULL);
+    cb_trans(b, "t", "back", "s1", 0, NULL, NULL);
+    MACHINE(h, b, NULL);
+    for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+    sc_host observing = h->host, quiet = { .context = h };
+    EXPECT_EQ_U(sc_machine_set_host(h->m, &quiet), SC_OK);
+    START(h, SC_OK, "", "s s1");
+    for (int i = 0; i < 3; i++) {
+        STEP(h, "go", SC_OK, "", "t");
+        STEP(h, "back", SC_OK, "", "s s1");
+    }
+    h->trace_observers = true;
+    EXPECT_EQ_U(sc_machine_set_host(h->m, &observing), SC_OK);
+    STEP(h, "go", SC_OK, "exited:s1 exited:s taken: entered:t", "t");
+    STEP(h, "back", SC_OK, "exited:t taken: entered:s entered:s1", "s s1");
+    STEP(h, "go", SC_OK, "exited:s1 exited:s taken: entered:t", "t");
+    EXPECT_EQ_U(sc_machine_set_host(h->m, &quiet), SC_OK);
+    STEP(h, "back", SC_OK, "", "s s1");
+    STEP(h, "go", SC_OK, "", "t");
+    EXPECT_EQ_U(sc_machine_set_host(NULL, &quiet), SC_ERR_BAD_ARGUMENT);
+    EXPECT_EQ_U(sc_machine_set_host(h->m, NULL), SC_ERR_BAD_ARGUMENT);
+}
+
 /* Plans (sc_plan.c) replay microsteps from single-path configurations. Long event sequences over
  * a few events make (leaf, event) pairs recur, so most microsteps are replays: once with every
  * observer (replayed state by state, traces compared) and once on a chart stripped of its
@@ -2516,7 +2546,7 @@ static bool run_plan_case(uint32_t seed, bool quiet, harness *h, ref_machine *r,
     }
     harness_bind(h, b);
     for (uint32_t g = 0; g < CB_MAX_GUARDS; g++) h->guard[g] = rnd(2);
-    sc_host quiet_host = { .context = h, .guard = h->host.guard };
+    sc_host quiet_host = { .context = h, .guard = h->host.guard, .release = seed % 2 ? h->host.release : NULL };
     sc_options o = { REF_QUEUE, 0, RANDOM_MAX_STEPS };
     m = sc_machine_create(&b->chart, quiet ? &quiet_host : &h->host, &o);
     if (!m) {
@@ -2649,6 +2679,7 @@ static const test_case tests[] = {
     TEST(test_status_texts),
     TEST(test_differential_random_charts_vs_reference_model),
     TEST(test_plans_replay_like_the_reference_model),
+    TEST(test_set_host_observers_see_cached_microsteps),
 };
 
 int main(int argc, char **argv) {
