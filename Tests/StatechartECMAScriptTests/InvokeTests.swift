@@ -125,7 +125,9 @@ final class InvokeTests: XCTestCase {
         let child = Self.child("""
             <state id="waiting">
               <onentry><send target="#_parent" event="listening"/></onentry>
-              <transition event="news" target="end"><log expr="'child got ' + _event.name + ' ' + _event.data.headline"/></transition>
+              <transition event="news" target="end">
+                <send target="#_parent" event="ack"><param name="headline" expr="_event.data.headline"/></send>
+              </transition>
             </state>
             <final id="end"/>
             """)
@@ -134,6 +136,7 @@ final class InvokeTests: XCTestCase {
               <invoke autoforward="true" idlocation="kid"><content>\(child)</content></invoke>
               <transition event="listening"><log expr="'parent got listening'"/></transition>
               <transition event="news"><log expr="'parent got news'"/></transition>
+              <transition event="ack"><log expr="'child got ' + _event.data.headline"/></transition>
               <transition event="done.invoke" target="done"/>
             </state>
             <final id="done"/>
@@ -142,7 +145,7 @@ final class InvokeTests: XCTestCase {
         XCTAssertEqual(session.waitForLogs(1), ["parent got listening"])
         try session.machine.send("news", data: .object(["headline": .string("forwarded")]))
         XCTAssertTrue(session.machine.waitUntilFinished(timeout: .seconds(5)))
-        XCTAssertEqual(session.logs, ["parent got listening", "parent got news", "child got news forwarded"])
+        XCTAssertEqual(session.logs, ["parent got listening", "parent got news", "child got forwarded"])
     }
 
     func testGeneratedIDsAreStoredAtIdlocationAndUnique() throws {

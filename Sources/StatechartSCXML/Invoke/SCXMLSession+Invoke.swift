@@ -119,6 +119,6 @@ extension SCXMLSession {
                                origin: "#_scxml_\(sessionID)", originType: SCXMLEvent.scxmlProcessorType,
                                invokeID: parent.invokeID, data: data, dataIsXML: isXML)
         event.invocation = InvocationTag(parentSessionID: parentSession.sessionID, childSessionID: sessionID)
-        parentSession.deliver(event, from: self)
+        sendToParent(event)
     }
 }

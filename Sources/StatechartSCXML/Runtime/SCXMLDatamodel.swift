@@ -28,7 +28,9 @@ public protocol SCXMLSessionServices: AnyObject {
 }
 
 extension SCXMLSessionServices {
+    /// No host values.
     public var hostValues: [String: DataValue] { [:] }
+    /// No Event I/O Processors.
     public var ioProcessors: [String: String] { [:] }
 }
 
@@ -84,12 +86,16 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
 }
 
 extension SCXMLDatamodel {
+    /// Declares nothing (datamodels without variables).
     public func declare(_ data: [SCXMLData]) throws {}
 
+    /// ``evaluate(_:)``'s value as text: strings as they are, numbers without a needless `.0`,
+    /// arrays joined with commas, objects as `[object Object]`.
     public func evaluateString(_ expression: String) throws -> String {
         try evaluate(expression).scxmlString
     }
 
+    /// Iterates ``items(of:)``, storing each item (and its index) with ``store(_:at:)``.
     public func foreach(_ node: SCXMLForeach, body: () throws -> Void) throws {
         let items = try items(of: node.array)
         for (index, item) in items.enumerated() {

@@ -4,7 +4,7 @@ import Statechart
 ///
 /// ```swift
 /// try machine.send("order.placed", data: .object(["id": .number(7)]))
-/// machine.onSend { event, target in print(event.name, target ?? "-") }
+/// machine.onSend { event, target, _ in print(event.name, target); return true }
 /// ```
 public struct SCXMLEvent: Sendable, Hashable {
     /// `platform` for events the processor raises (errors, done events), `internal` for `<raise>`

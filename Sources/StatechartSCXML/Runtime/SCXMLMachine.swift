@@ -26,6 +26,12 @@ public struct SCXMLLoadError: Error, Sendable, CustomStringConvertible, Localize
 ///
 /// Threading follows ``Machine``: any thread may send; callbacks run with the machine held, on
 /// the thread that sent (or on the scheduler's thread for delayed events).
+///
+/// Each machine is an SCXML session: documents reach it with `<send target="#_scxml_<id>">`
+/// (``sessionID``), and the sessions it starts with `<invoke>` run on their own queues. Events
+/// between sessions are never delivered synchronously: they wait in the receiving session's
+/// mailbox until its machine is free, so sessions messaging each other cannot deadlock. With
+/// ``Options/acceptsBasicHTTP`` the session also receives events over HTTP on 127.0.0.1.
 public final class SCXMLMachine: @unchecked Sendable {
     // @unchecked: `session` is only used with `machine` held (see SCXMLSession).
 

@@ -40,13 +40,9 @@ extension SCXMLSession {
         guard Self.processorTypes.contains(type) || Self.basicHTTPTypes.contains(type) else {
             throw SendFailure(name: "error.execution", message: "<send> type '\(type)' is not supported (use the SCXML or BasicHTTP Event I/O Processor)", sendID: sendID)
         }
-        var event = SCXMLEvent(name: name, type: .external, sendID: node.id == nil ? nil : sendID,
+        let event = SCXMLEvent(name: name, type: .external, sendID: node.id == nil ? nil : sendID,
                                origin: "#_scxml_\(sessionID)", originType: SCXMLEvent.scxmlProcessorType,
                                data: data, dataIsXML: isXML)
-        if Self.basicHTTPTypes.contains(type) {
-            event.originType = SCXMLEvent.basicHTTPProcessorType
-            event.origin = ioProcessors[SCXMLEvent.basicHTTPProcessorType]
-        }
         if delay > .zero {
             _ = try route(target, type: type, sendID: sendID)   // report a bad target now
             if isOwnSession(target) && !Self.basicHTTPTypes.contains(type) {
@@ -128,7 +124,7 @@ extension SCXMLSession {
             var outgoing = event
             outgoing.invokeID = invokeID
             outgoing.invocation = InvocationTag(parentSessionID: parent.sessionID, childSessionID: sessionID)
-            parent.deliver(outgoing, from: self)
+            sendToParent(outgoing)
         case .invoked(let invocation):
             invocation.child.session.deliver(event)
         case .session(let session):

@@ -35,6 +35,8 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
     /// Events from other sessions, waiting for the machine (see SCXMLSession+Mailbox.swift).
     let mailbox = Mutex<[SCXMLEvent]>([])
+    /// Events for the invoking session, waiting for the macrostep that sent them to complete.
+    let outbox = Mutex<[SCXMLEvent]>([])
     /// Runs this session's deliveries and start-up in order, off the senders' threads.
     let worker: DispatchQueue
 

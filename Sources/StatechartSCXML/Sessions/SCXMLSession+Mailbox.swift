@@ -23,17 +23,43 @@ extension SCXMLSession {
     static let deferredName = "scxml.runtime.deferred"
 
     /// Delivers an external event from another thread (another session, the BasicHTTP server):
-    /// queued in arrival order, processed once the machine is free. Never blocks. An event from
-    /// an invoked `child` is dropped once that invocation has been cancelled (SCXML 6.4: events
-    /// that arrive after the invoking state was exited are not processed; those that arrived
-    /// before still are).
-    func deliver(_ event: SCXMLEvent, from child: SCXMLSession? = nil) {
+    /// queued in arrival order, processed once the machine is free. Never blocks.
+    func deliver(_ event: SCXMLEvent) {
+        deliver([event], from: nil)
+    }
+
+    /// Delivers events together. Events from an invoked `child` are dropped once that
+    /// invocation has been cancelled (SCXML 6.4: events that arrive after the invoking state
+    /// was exited are not processed; those that arrived before still are).
+    func deliver(_ batch: [SCXMLEvent], from child: SCXMLSession?) {
         let queued = mailbox.withLock { events -> Bool in
             if let child, child.cancelled.load(ordering: .acquiring) { return false }
-            events.append(event)
+            events.append(contentsOf: batch)
             return true
         }
         if queued { worker.async { [weak self] in self?.poke() } }
+    }
+
+    /// Sends an event to the invoking session once the macrostep sending it has completed, with
+    /// the others that macrostep sends: a child's last events and its `done.invoke` reach the
+    /// parent together, before the parent can react to the first of them by cancelling it.
+    func sendToParent(_ event: SCXMLEvent) {
+        let first = outbox.withLock { events -> Bool in
+            events.append(event)
+            return events.count == 1
+        }
+        if first { worker.async { [weak self] in self?.flushOutbox() } }
+    }
+
+    /// Runs on the worker queue, holding no machine.
+    private func flushOutbox() {
+        _ = machine?.isStarted      // reading through the machine waits for its macrostep to complete
+        let events = outbox.withLock { events -> [SCXMLEvent] in
+            defer { events.removeAll() }
+            return events
+        }
+        guard !events.isEmpty, let parent = parent?.session else { return }
+        parent.deliver(events, from: self)
     }
 
     /// Makes the machine process its mailbox; runs on the worker queue (holding no machine).
@@ -42,8 +68,7 @@ extension SCXMLSession {
         do {
             try machine.send(Event(Self.pokeName, payload: Poke()))
         } catch {
-            // A runaway macrostep: the machine reports it to its error observers' equivalent
-            // only for delayed events; log it through the document's log hook.
+            // A runaway macrostep. No caller waits for this send: the log hook reports it.
             hooks.withLock { $0.log }?("error", "\(error)")
         }
     }
@@ -64,8 +89,8 @@ extension SCXMLSession {
     }
 
     /// The machine's external-event gate (Machine.setExternalEventGate): takes the mailbox,
-    /// performs deferred sends, ignores events of cancelled invocations, and runs `<finalize>`
-    /// and `autoforward` before the event's transitions (the W3C algorithm's mainEventLoop).
+    /// drops pokes, performs deferred sends, and runs `<finalize>` and `autoforward` before the
+    /// event's transitions (the W3C algorithm's mainEventLoop).
     func admit(_ ctx: ActionContext) -> Bool {
         moveMailbox(ctx)
         guard let event = ctx.event else { return true }
@@ -81,7 +106,8 @@ extension SCXMLSession {
             }
             return false
         }
-        guard let scxml = event.payload as? SCXMLEvent else { return true }
+        let scxml = event.payload as? SCXMLEvent
+            ?? SCXMLEvent(name: event.name, type: .external, data: event.payload as? DataValue)
         return admitInvocationEvent(scxml, ctx: ctx)
     }
 }
