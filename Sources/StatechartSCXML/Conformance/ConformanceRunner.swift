@@ -17,6 +17,7 @@ public struct ConformanceRunner: Sendable {
     public struct Result: Sendable, Hashable {
         /// The file name without extension (`test144`, `test403a`).
         public var test: String
+        /// Whether it ended in ``expected``.
         public var passed: Bool
         /// `ended in [...]`, `timed out in [...]`, or the load error.
         public var detail: String
@@ -24,6 +25,7 @@ public struct ConformanceRunner: Sendable {
         public var expected: String
     }
 
+    /// How each test document is loaded (datamodels, BasicHTTP, limits).
     public var options: SCXMLMachine.Options
     /// How long one test may run.
     public var timeout: Duration
@@ -33,6 +35,7 @@ public struct ConformanceRunner: Sendable {
     /// outcome is a state, which are checked against `final`.
     public var manifest: Manifest
 
+    /// A runner; `jobs` tests run at once, each for at most `timeout`.
     public init(options: SCXMLMachine.Options, timeout: Duration = .seconds(10), jobs: Int = 64,
                 manifest: Manifest = Manifest()) {
         self.options = options
@@ -115,6 +118,7 @@ public struct Manifest: Sendable {
     /// Manual tests whose outcome is the state `final` (the suite's README): checked like the others.
     public static let manualTestsEndingInFinal: Set<String> = ["178", "230", "250", "307", "415"]
 
+    /// A manifest listing `manualTests` (ids such as `"415"`).
     public init(manualTests: Set<String> = []) { self.manualTests = manualTests }
 
     /// Reads `manifest.tsv` (columns: test_id, conformance, manual, ...).
@@ -128,6 +132,7 @@ public struct Manifest: Sendable {
 
     static func id(_ test: String) -> String { String(test.dropFirst(4).prefix { $0.isNumber }) }
 
+    /// `final` for the manual tests that end there, `pass` for every other test.
     public func expectedFinalState(forTest test: String) -> String {
         let id = Self.id(test)
         return manualTests.contains(id) && Self.manualTestsEndingInFinal.contains(id) ? "final" : "pass"

@@ -2,9 +2,16 @@ import Statechart
 
 /// A failure while executing content or evaluating an expression. The interpreter turns it into
 /// `error.execution` on the internal queue and stops the current block (SCXML 4.9).
+///
+/// ```swift
+/// throw SCXMLExecutionError("the null datamodel has no locations ('x')")
+/// ```
 public struct SCXMLExecutionError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for the `error.execution` event's data.
     public var message: String
+    /// An error with `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 

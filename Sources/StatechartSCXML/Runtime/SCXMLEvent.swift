@@ -13,7 +13,9 @@ public struct SCXMLEvent: Sendable, Hashable {
         case platform, `internal`, external
     }
 
+    /// The event's name, matched against transitions' `event` descriptors.
     public var name: String
+    /// Who produced the event (see ``Kind``).
     public var type: Kind
     /// The id of the `<send>` that produced the event, when it has one.
     public var sendID: String?
@@ -36,6 +38,11 @@ public struct SCXMLEvent: Sendable, Hashable {
     /// run `<finalize>` and ignore events of cancelled invocations. Set by the runtime only.
     var invocation: InvocationTag?
 
+    /// An event with the given fields; hosts usually set only `name` and `data`.
+    ///
+    /// ```swift
+    /// try machine.send(SCXMLEvent(name: "order.placed", data: .object(["id": .number(7)])))
+    /// ```
     public init(name: String, type: Kind = .external, sendID: String? = nil, origin: String? = nil,
                 originType: String? = nil, invokeID: String? = nil, data: DataValue? = nil,
                 dataIsXML: Bool = false, raw: String? = nil) {

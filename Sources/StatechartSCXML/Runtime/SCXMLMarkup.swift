@@ -9,12 +9,15 @@ public enum SCXMLMarkup {
     /// comments between them) into a document tree; `nil` when it is not well-formed XML or
     /// holds no element.
     ///
-    /// The tree is a ``DataValue`` shaped like the DOM: the document is
-    /// `{"nodeType": 9, "childNodes": [...]}`; an element is `{"nodeType": 1, "tagName",
-    /// "localName", "prefix", "namespaceURI", "attributes": [{"name", "localName", "prefix",
-    /// "namespaceURI", "value"}], "namespaceDeclarations": [{"prefix", "uri"}], "childNodes": [...]}`; text is `{"nodeType": 3, "data"}`, a
-    /// comment `{"nodeType": 8, "data"}`, a processing instruction `{"nodeType": 7, "target",
-    /// "data"}`. Absent prefixes and namespaces are `null`.
+    /// The tree is a ``DataValue`` shaped like the DOM:
+    /// - the document: `{"nodeType": 9, "childNodes": [...]}`;
+    /// - an element: `{"nodeType": 1, "tagName", "localName", "prefix", "namespaceURI",
+    ///   "attributes": [{"name", "localName", "prefix", "namespaceURI", "value"}],
+    ///   "namespaceDeclarations": [{"prefix", "uri"}], "childNodes": [...]}`;
+    /// - text: `{"nodeType": 3, "data"}`; a comment: `{"nodeType": 8, "data"}`; a processing
+    ///   instruction: `{"nodeType": 7, "target", "data"}`.
+    ///
+    /// Absent prefixes and namespaces are `null`.
     ///
     /// ```swift
     /// let tree = SCXMLMarkup.documentTree(of: #"<books><book title="t1"/></books>"#)
