@@ -266,6 +266,33 @@ final class InvokeTests: XCTestCase {
         XCTAssertEqual(ponger.logs, ["ponger \(rounds)"])
     }
 
+    func testFinishedSessionsAreReleasedAndUnreachable() throws {
+        var parent: TestSession? = try TestSession("""
+            <state id="s0">
+              <invoke><content>\(Self.child(#"<state id="c"><transition event="go" target="end"/></state><final id="end"/>"#))</content></invoke>
+              <transition event="finish" target="done"/>
+            </state>
+            <final id="done"/>
+            """)
+        weak let machine = parent?.machine
+        let id = try XCTUnwrap(parent?.machine.sessionID)
+        try parent?.machine.start()
+        try parent?.machine.send("finish")
+        XCTAssertEqual(parent?.machine.configuration, ["done"])
+        parent = nil
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while machine != nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertNil(machine, "the finished session (and its worker jobs) should not keep it alive")
+        let prober = try TestSession("""
+            <state id="s">
+              <onentry><send event="hello" target="#_scxml_\(id)"/></onentry>
+              <transition event="error.communication" target="done"><log expr="_event.name"/></transition>
+            </state>
+            <final id="done"/>
+            """)
+        XCTAssertEqual(try prober.run(), ["error.communication"])
+    }
+
     private func generatedIDPrefix(_ session: TestSession) -> String {
         "s0.\(session.machine.sessionID).1"
     }
