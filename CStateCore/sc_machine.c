@@ -125,10 +125,16 @@ sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const 
 
 sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
     if (!m || !host) return SC_ERR_BAD_ARGUMENT;
+    /* Plans are recorded quiet or not by the observers: when they change, record afresh (a
+     * microstep being recorded is unfit). The other callbacks are not part of what a plan
+     * records (the actions it runs are ids in the chart). */
+    bool observers_change = host->entered != m->host.entered || host->exited != m->host.exited ||
+                            host->taken != m->host.taken;
     m->host = *host;
-    /* Plans recorded as quiet may now owe callbacks; a microstep being recorded is unfit. */
-    memset(m->plans, 0, sizeof m->plans);
-    m->recording.ok = false;
+    if (observers_change) {
+        memset(m->plans, 0, sizeof m->plans);
+        m->recording.ok = false;
+    }
     return SC_OK;
 }
 
@@ -227,10 +233,14 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
     if (!plan || plan->mode == SC_PLAN_WALK) return dispatch_event(m, event);
     if (plan->mode == SC_PLAN_MASKS) sc_plan_apply_masks(m, plan);
     bool handled = plan->mode == SC_PLAN_MASKS;
-    if (!(m->eventless_states | m->internal.count | m->invoke_pending_count) && !m->host.release)
+    if (m->host.release) {
+        m->busy = true;
+        m->host.release(m->host.context, m, &event);
+        m->busy = false;
+    }
+    if (!(m->eventless_states | m->internal.count | m->invoke_pending_count))
         return handled ? SC_OK : SC_UNHANDLED;
     m->busy = true;
-    if (m->host.release) m->host.release(m->host.context, m, &event);
     sc_status status = sc_step_complete(m, handled);
     m->busy = false;
     return status;

@@ -269,10 +269,11 @@ void sc_machine_destroy(sc_machine *machine);
 
 /**
  * Replaces the host callbacks and context (the struct is copied), also from inside a callback;
- * the next call the core makes uses the new ones. Install observers (entered, exited, taken)
- * only while something observes: a machine caches the microsteps it has taken, and replays a
- * cached microstep that makes no callback as two mask operations on its configuration.
- * Returns SC_OK, or SC_ERR_BAD_ARGUMENT for NULL arguments.
+ * the next call the core makes uses the new ones. Install observers (entered, exited, taken),
+ * and `release` when events carry payloads, only while needed: a machine caches the microsteps
+ * it has taken, and replays a cached microstep that makes no callback as two mask operations
+ * on its configuration. Changing the observers drops the cache. Returns SC_OK, or
+ * SC_ERR_BAD_ARGUMENT for NULL arguments.
  */
 sc_status sc_machine_set_host(sc_machine *machine, const sc_host *host);
 

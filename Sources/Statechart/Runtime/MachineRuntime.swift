@@ -27,7 +27,10 @@ final class MachineRuntime {
     @exclusivity(unchecked) var pendingError: MachineError?
     /// Transitions taken during the current send, when someone asked for them.
     @exclusivity(unchecked) var recordTransitions = false {
-        didSet { wantsTransitions = recordTransitions || observers.hasTransitionObservers }
+        didSet {
+            wantsTransitions = recordTransitions || observers.hasTransitionObservers
+            installObserverCallbacks()
+        }
     }
     @exclusivity(unchecked) var takenTransitions: [(index: Int, event: ObservedEvent)] = []
 
@@ -38,6 +41,7 @@ final class MachineRuntime {
             wantsStateChanges = observers.hasStateObservers
             wantsTransitions = recordTransitions || observers.hasTransitionObservers
             wantsUnhandled = observers.hasUnhandledObservers
+            installObserverCallbacks()
         }
     }
     // Copies of the observer lists the callbacks iterate: plain stored arrays, so a callback
@@ -65,6 +69,47 @@ final class MachineRuntime {
     /// Run before each external event's macrostep (see `Machine+ExternalEvents.swift`).
     @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)?
 
+    /// The callbacks the core calls. The observer callbacks (entered, exited, taken) are
+    /// installed only while someone observes, and `release` only while an event holds a payload
+    /// slot: the core replays the microsteps it has cached without any call when its host has
+    /// none to make.
+    private var host = sc_host()
+
+    private static let release: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<sc_event>?) -> Void = {
+        context, _, event in
+        guard let event, event.pointee.data != 0 else { return }
+        MachineRuntime.with(context) { $0.releaseSlot(event.pointee.data) }
+    }
+
+    /// Installs `release` while payload slots are in use (allowed inside callbacks too).
+    private func installRelease(_ needed: Bool) {
+        guard core != nil, (host.release != nil) != needed else { return }
+        host.release = needed ? Self.release : nil
+        sc_machine_set_host(core, &host)
+    }
+
+    private static let entered: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id) -> Void = {
+        context, _, state in MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: true) }
+    }
+    private static let exited: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id) -> Void = {
+        context, _, state in MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: false) }
+    }
+    private static let taken: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id, UnsafePointer<sc_event>?) -> Void = {
+        context, _, transition, event in MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
+    }
+
+    /// Installs or removes the observer callbacks to match `wantsStateChanges` and
+    /// `wantsTransitions` (allowed inside callbacks too).
+    private func installObserverCallbacks() {
+        guard core != nil else { return }
+        let states = wantsStateChanges, transitions = wantsTransitions
+        guard (host.entered != nil) != states || (host.taken != nil) != transitions else { return }
+        host.entered = states ? Self.entered : nil
+        host.exited = states ? Self.exited : nil
+        host.taken = transitions ? Self.taken : nil
+        sc_machine_set_host(core, &host)
+    }
+
     init(chart: CompiledChart, options: MachineOptions) {
         self.chart = chart
         self.maximumSteps = options.maximumStepsPerMacrostep
@@ -77,24 +122,11 @@ final class MachineRuntime {
         host.action = { context, _, id, event in
             MachineRuntime.with(context) { $0.runAction(Int(id), event) }
         }
-        host.entered = { context, _, state in
-            MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: true) }
-        }
-        host.exited = { context, _, state in
-            MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: false) }
-        }
-        host.taken = { context, _, transition, event in
-            MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
-        }
         host.invoke = { context, _, state, start in
             MachineRuntime.with(context) { $0.invoke(Int(state), start: start) }
         }
         host.done_data = { context, _, state, done in
             MachineRuntime.with(context) { $0.fillDoneData(Int(state), done) }
-        }
-        host.release = { context, _, event in
-            guard let event, event.pointee.data != 0 else { return }
-            MachineRuntime.with(context) { $0.releaseSlot(event.pointee.data) }
         }
         host.context = Unmanaged.passUnretained(self).toOpaque()
         var coreOptions = sc_options(internal_queue_capacity: UInt32(options.internalQueueCapacity),
@@ -102,6 +134,7 @@ final class MachineRuntime {
                                      max_steps: UInt32(options.maximumStepsPerMacrostep))
         core = sc_machine_create(chart.chartPointer, &host, &coreOptions)
         precondition(core != nil, "CStateCore rejected tables CompiledChart had checked")
+        self.host = host
     }
 
     deinit {
@@ -134,6 +167,7 @@ final class MachineRuntime {
             slot = slots.count
             slots.append(Slot(event: event, typed: typed))
         }
+        if slots.count - freeSlots.count == 1 { installRelease(true) }
         return sc_event(id: id, flags: 0, data: UInt(slot + 1))
     }
 
@@ -170,6 +204,7 @@ final class MachineRuntime {
         guard data != 0 else { return }
         slots[Int(data) - 1] = nil
         freeSlots.append(Int(data) - 1)
+        if freeSlots.count == slots.count { installRelease(false) }
     }
 
     /// Drops the events waiting in the Swift external queue, freeing their slots.
