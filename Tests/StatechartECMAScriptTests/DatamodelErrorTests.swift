@@ -1,4 +1,6 @@
+import Foundation
 import Statechart
+import StatechartECMAScript
 import StatechartSCXML
 import XCTest
 
@@ -41,6 +43,31 @@ final class DatamodelErrorTests: XCTestCase {
         try session.run()
         XCTAssertEqual(session.machine.configuration, ["done"])
         XCTAssertEqual(session.logs, failing.indices.flatMap { ["before \($0)", "error.execution"] })
+    }
+
+    func testScriptSourcesLoadWithTheDocumentOrRejectIt() throws {
+        // W3C 301 (manual): a <script src> that cannot be loaded makes the document invalid.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ecma-script-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "var loaded = 'from file';".write(to: folder.appendingPathComponent("lib.js"), atomically: true, encoding: .utf8)
+        let session = try TestSession("""
+            <script src="file:lib.js"/>
+            <final id="done"><onentry><log expr="loaded"/></onentry></final>
+            """, baseURL: folder)
+        XCTAssertEqual(try session.run(), ["from file"])
+
+        XCTAssertThrowsError(try TestSession(#"<script src="missing.js"/><final id="done"/>"#, baseURL: folder)) { error in
+            let diagnostics = (error as? SCXMLLoadError)?.diagnostics ?? []
+            XCTAssertEqual(diagnostics.count, 1)
+            XCTAssertEqual(diagnostics.first?.location.line, 2)
+            XCTAssertTrue(diagnostics.first?.message.hasPrefix(#"<script src="missing.js"> cannot be loaded, so the document is invalid: "#) ?? false,
+                          "\(diagnostics)")
+        }
+        var ecmaScriptOnly = SCXMLMachine.Options(datamodels: [ECMAScriptDatamodel.self])
+        ecmaScriptOnly.acceptsBasicHTTP = false
+        XCTAssertThrowsError(try SCXMLMachine(contentsOf: W3CSuite.folder.appendingPathComponent("ecma/test301.scxml"),
+                                              options: ecmaScriptOnly))
     }
 
     func testBadConditionIsFalseAndRaisesErrorExecution() throws {

@@ -87,7 +87,13 @@ extension SCXMLSession {
         // Under the mailbox lock: the child's events are either in the mailbox already (and
         // processed) or arrive after this (and are dropped by deliver(_:from:)).
         mailbox.withLock { _ in child.session.cancelled.store(true, ordering: .releasing) }
-        child.session.worker.async { child.machine.stop() }
+        let stopping = self.stopping
+        stopping.enter()
+        child.session.worker.async {
+            child.machine.stop()
+            _ = child.session.stopping.wait(timeout: .now() + 5)   // its own invocations, in turn
+            stopping.leave()
+        }
     }
 
     /// The gate's part for invocations: runs `<finalize>` for events an active invocation

@@ -129,9 +129,11 @@ public final class SCXMLMachine: @unchecked Sendable {
         }
         let problems = datamodelType.check(document)
         if !problems.isEmpty { throw SCXMLLoadError(diagnostics: problems.sorted { $0.location < $1.location }) }
+        let scripts = try Self.loadScripts(of: document, baseURL: baseURL)
 
         session = SCXMLSession(document: document, baseURL: baseURL, sessionID: Self.sessionCounter.next(),
                                options: options, parent: parent, invokeValues: invokeValues)
+        session.preloaded = scripts
         let chart: CompiledChart
         do {
             chart = try CompiledChart(SCXMLChartBuilder(session: session).chart())
@@ -196,19 +198,19 @@ public final class SCXMLMachine: @unchecked Sendable {
     public var isFinished: Bool { machine.isFinished }
 
     /// Waits until the machine reaches a top-level final state (and that macrostep has
-    /// completed) or `timeout` passes; returns whether it finished. Delayed events and events
-    /// from other sessions keep coming meanwhile.
+    /// completed, and the sessions it invoked have stopped) or `timeout` passes; returns whether
+    /// it finished. Delayed events and events from other sessions keep coming meanwhile.
     public func waitUntilFinished(timeout: Duration) -> Bool {
-        if isFinished { return true }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        if finished.wait(timeout: .now() + seconds) == .success {
-            finished.signal()   // later waiters see it too
-            // The final state is reported as it is entered: wait for its macrostep (its
-            // onentry, exitInterpreter) to complete, which reading through the machine does.
-            _ = isFinished
-            return true
+        let deadline = DispatchTime.now() + seconds
+        // The final state is reported as it is entered; isFinished reads through the machine,
+        // so it also waits for that macrostep (onentry, exitInterpreter) to complete.
+        if !isFinished {
+            if finished.wait(timeout: deadline) == .success { finished.signal() }   // later waiters see it too
+            guard isFinished else { return false }
         }
-        return isFinished
+        _ = session.stopping.wait(timeout: deadline)      // the sessions it cancelled run their exit handlers
+        return true
     }
 
     /// Calls `handler` for every `<log>` the document executes, and those of the sessions it
@@ -228,6 +230,34 @@ public final class SCXMLMachine: @unchecked Sendable {
     @discardableResult
     public func onStateChange(_ observer: @escaping @Sendable (_ state: String, _ entered: Bool) -> Void) -> ObserverToken {
         machine.onStateChange(observer)
+    }
+}
+
+extension SCXMLMachine {
+    /// The text of every `<script src>`, by URI; a script that cannot be loaded rejects the
+    /// document (SCXML 5.8, W3C test 301).
+    static func loadScripts(of document: SCXMLDocument, baseURL: URL?) throws -> [String: String] {
+        var sources: [(String, SCXMLSourceLocation)] = []
+        SCXMLDocumentWalker.visit(document) { item in
+            switch item {
+            case .script(let script), .executable(.script(let script)):
+                if case .src(let uri) = script.source { sources.append((uri, script.sourceLocation)) }
+            default:
+                break
+            }
+        }
+        var texts: [String: String] = [:]
+        var problems: [SCXMLDiagnostic] = []
+        for (uri, location) in sources where texts[uri] == nil {
+            do {
+                texts[uri] = try SCXMLSession.loadResource(uri, baseURL: baseURL)
+            } catch {
+                problems.append(SCXMLDiagnostic(location: location, element: "script",
+                    message: "<script src=\"\(uri)\"> cannot be loaded, so the document is invalid: \(error)"))
+            }
+        }
+        if !problems.isEmpty { throw SCXMLLoadError(diagnostics: problems) }
+        return texts
     }
 }
 

@@ -42,6 +42,12 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
     /// The invocations this session started and has not cancelled, in start order.
     var invocations: [SCXMLInvocation] = []
+    /// Cancelled invocations whose sessions are still stopping (running their exit handlers).
+    let stopping = DispatchGroup()
+
+    /// `<script src>` texts, loaded when the document was (SCXML 5.8: a script that cannot be
+    /// loaded makes the document invalid).
+    var preloaded: [String: String] = [:]
 
     private var lastEvent: SCXMLEvent?
     private var sendCounter = 0
@@ -81,6 +87,11 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     }
 
     func url(of uri: String) throws -> URL {
+        try Self.url(of: uri, baseURL: baseURL)
+    }
+
+    /// `uri` as a file URL: `file:` paths and bare relative paths resolve against `baseURL`.
+    static func url(of uri: String, baseURL: URL?) throws -> URL {
         if uri.hasPrefix("file:") {
             var path = String(uri.dropFirst(5))
             if path.hasPrefix("//") { path = String(path.dropFirst(2)) }
@@ -93,7 +104,12 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     }
 
     func loadResource(_ uri: String) throws -> String {
-        let url = try url(of: uri)
+        if let text = preloaded[uri] { return text }
+        return try Self.loadResource(uri, baseURL: baseURL)
+    }
+
+    static func loadResource(_ uri: String, baseURL: URL?) throws -> String {
+        let url = try url(of: uri, baseURL: baseURL)
         do {
             return try String(contentsOf: url, encoding: .utf8)
         } catch {
