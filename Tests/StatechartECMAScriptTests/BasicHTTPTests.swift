@@ -44,9 +44,14 @@ final class BasicHTTPTests: XCTestCase {
                                 body: "_scxmleventname=x"), 404)
         XCTAssertEqual(try post(location.replacingOccurrences(of: "/scxml/", with: "/other/"), body: ""), 404)
         XCTAssertEqual(try post(location, body: "_scxmleventname=%zz"), 400)
+        for length in ["-5", "99999999999999999", "9223372036854775807", "x"] {
+            XCTAssertEqual(try request("POST", location, body: "a=1", contentLength: length), length == "x" ? 200 : 400, length)
+        }
+        // Only the request without a valid Content-Length (its body runs to the close) was an event.
+        XCTAssertEqual(session.waitForLogs(1), [#"post {"a":"1"} true"#])
         try session.machine.send("stop")
         XCTAssertTrue(session.machine.waitUntilFinished(timeout: .seconds(5)))
-        XCTAssertEqual(session.logs, [])
+        XCTAssertEqual(session.logs.count, 1)
     }
 
     func testSendingThroughBasicHTTPEncodesNameNamelistParamsAndContent() throws {
@@ -102,7 +107,7 @@ final class BasicHTTPTests: XCTestCase {
 
     /// Sends one request and returns the status code.
     private func request(_ method: String, _ urlText: String, body: String,
-                         contentType: String = "application/x-www-form-urlencoded") throws -> Int {
+                         contentType: String = "application/x-www-form-urlencoded", contentLength: String? = nil) throws -> Int {
         let url = try XCTUnwrap(URL(string: urlText))
         let port = try XCTUnwrap(url.port)
         XCTAssertEqual(url.host, "127.0.0.1")
@@ -119,8 +124,9 @@ final class BasicHTTPTests: XCTestCase {
         XCTAssertEqual(connected, 0)
         let target = url.path + (url.query.map { "?" + $0 } ?? "")
         let message = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(contentType)\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            + "Content-Length: \(contentLength ?? String(body.utf8.count))\r\nConnection: close\r\n\r\n\(body)"
         _ = message.withCString { send(fd, $0, strlen($0), 0) }
+        shutdown(fd, Int32(SHUT_WR))
         var response = [UInt8](repeating: 0, count: 1024)
         let count = response.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         let head = String(decoding: response.prefix(max(0, count)), as: UTF8.self)

@@ -80,7 +80,11 @@ enum HTTPMessage {
                 headerEnd = end + 4
                 let head = String(decoding: bytes[0..<end], as: UTF8.self)
                 expected = contentLength(head)
+                if let length = expected, length < 0 || length > limit - (end + 4) {
+                    throw Failure(description: "Content-Length \(length) is negative or larger than \(limit) bytes")
+                }
             }
+            if headerEnd == nil && bytes.count > 65536 { throw Failure(description: "the headers are larger than 64 KiB") }
         }
         let end = headerEnd ?? bytes.count
         let head = String(decoding: bytes[0..<max(0, end - 4)], as: UTF8.self)
