@@ -70,6 +70,18 @@ final class DatamodelErrorTests: XCTestCase {
                                               options: ecmaScriptOnly))
     }
 
+    func testEventDataTheEngineCannotHoldIsLeftUndefined() throws {
+        var deep = DataValue.number(1)
+        for _ in 0..<5_000 { deep = .array([deep]) }
+        let session = try TestSession("""
+            <state id="s"><transition event="deep" target="done"><log expr="_event.name + ' ' + typeof _event.data"/></transition></state>
+            <final id="done"/>
+            """)
+        try session.machine.start()
+        try session.machine.send("deep", data: deep)
+        XCTAssertEqual(session.logs, ["deep undefined"])
+    }
+
     func testBadConditionIsFalseAndRaisesErrorExecution() throws {
         // W3C 309/344: the transition is not taken; error.execution follows.
         let session = try TestSession("""

@@ -19,20 +19,24 @@ extension ECMAScriptDatamodel {
         do {
             try engine.store(evaluating: "({" + fields.joined(separator: ", ") + "})", as: Key.event)
             if let data = event.data {
-                if event.dataIsXML, case .string(let markup) = data, let tree = SCXMLMarkup.documentTree(of: markup) {
-                    try engine.store(evaluating: domSource(tree), as: Key.eventData)
-                } else {
-                    try engine.store(data, as: Key.eventData)
-                }
-                try engine.setStoredMember("data", of: Key.event, toStoredValue: Key.eventData)
+                // Data the engine cannot hold (nested too deeply, too large) stays undefined.
+                try? setMember("data", to: data, isXML: event.dataIsXML, key: Key.eventData)
             }
             if let raw = event.raw {
-                try engine.store(.string(raw), as: Key.eventRaw)
-                try engine.setStoredMember("raw", of: Key.event, toStoredValue: Key.eventRaw)
+                try? setMember("raw", to: .string(raw), isXML: false, key: Key.eventRaw)
             }
             try engine.setReadOnly("_event", storedValue: Key.event)
         } catch {
             // Only a fatal engine error gets here; every later evaluation reports it.
         }
+    }
+
+    private func setMember(_ member: String, to value: DataValue, isXML: Bool, key: String) throws {
+        if isXML, case .string(let markup) = value, let tree = SCXMLMarkup.documentTree(of: markup) {
+            try engine.store(evaluating: domSource(tree), as: key)
+        } else {
+            try engine.store(value, as: key)
+        }
+        try engine.setStoredMember(member, of: Key.event, toStoredValue: key)
     }
 }
