@@ -162,7 +162,7 @@ struct ChartCompiler {
 
     // MARK: - Resolution
 
-    mutating func resolve(_ ids: [String], from state: Int, what: String, suffix: String,
+    mutating func resolve(_ ids: [String], from state: Int, what: String, suffix: @autoclosure () -> String,
                           location: SourceLocation?) -> [Int]? {
         var result: [Int] = []
         var ok = true
@@ -171,7 +171,7 @@ struct ChartCompiler {
                 result.append(target)
             } else {
                 fail(.unknownTarget, state, "\(what) '\(id)' does not name a state\(knownIDsHint())",
-                     suffix: suffix, location: location)
+                     suffix: suffix(), location: location)
                 ok = false
             }
         }
@@ -195,25 +195,42 @@ struct ChartCompiler {
         return " transition #\(number) (\(on))"
     }
 
+    /// The descriptors written in `events`: each entry may hold several, separated by whitespace.
+    static func descriptorTexts(_ events: [String]) -> [String] {
+        var result: [String] = []
+        result.reserveCapacity(events.count)
+        for text in events {
+            // Names are nearly always ASCII without whitespace: keep them whole, no Character walk.
+            if text.utf8.allSatisfy({ $0 < 0x80 && !EventTable.isASCIIWhitespace($0) }) {
+                if !text.isEmpty { result.append(text) }
+            } else {
+                result += text.split(whereSeparator: \.isWhitespace).map(String.init)
+            }
+        }
+        return result
+    }
+
     /// Resolves and checks one `<transition>` of state `source`.
     mutating func transition(_ t: TransitionDefinition, source: Int, number: Int) -> PendingTransition? {
-        let suffix = Self.describe(t, number: number)
+        // Built only for an error message: most charts have none.
+        let suffix = { Self.describe(t, number: number) }
         var descriptors: [UInt32] = []
-        for text in t.events.flatMap({ $0.split(whereSeparator: \.isWhitespace).map(String.init) }) {
+        descriptors.reserveCapacity(t.events.count)
+        for text in Self.descriptorTexts(t.events) {
             if let d = events.descriptor(text) {
                 descriptors.append(d)
             } else {
                 fail(.invalidDescriptor, source,
                      "'\(text)' is not an event descriptor; use a dot-separated name, 'name.*' or '*'",
-                     suffix: suffix, location: t.location)
+                     suffix: suffix(), location: t.location)
             }
         }
-        guard let targets = resolve(t.targets, from: source, what: "transition target", suffix: suffix,
+        guard let targets = resolve(t.targets, from: source, what: "transition target", suffix: suffix(),
                                     location: t.location) else { return nil }
-        if let (a, b) = conflictingTargets(targets) {
+        if targets.count > 1, let (a, b) = conflictingTargets(targets) {
             fail(.invalidTargets, source,
                  "targets \(describe(a)) and \(describe(b)) cannot be active together; several targets must lie in different regions of a parallel state",
-                 suffix: suffix, location: t.location)
+                 suffix: suffix(), location: t.location)
             return nil
         }
         return PendingTransition(source: source, targets: targets, descriptors: descriptors,

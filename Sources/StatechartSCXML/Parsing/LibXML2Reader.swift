@@ -142,15 +142,27 @@ enum LibXML2Reader {
         let tags: [SourceScanner.Tag]
         var nextTag = 0
         var diagnostics: [SCXMLDiagnostic] = []
+        /// Names, prefixes and namespace URIs by their libxml2 pointer: the parser interns names
+        /// in its dictionary and namespace URIs live in one xmlNs each, so a document converts
+        /// each distinct one once instead of once per element.
+        private var interned: [UnsafeRawPointer: String] = [:]
 
         init(fileName: String, tags: [SourceScanner.Tag]) {
             self.fileName = fileName
             self.tags = tags
         }
 
+        private mutating func string(_ text: UnsafePointer<xmlChar>) -> String {
+            let key = UnsafeRawPointer(text)
+            if let known = interned[key] { return known }
+            let value = String(cString: text)
+            interned[key] = value
+            return value
+        }
+
         mutating func convert(_ node: xmlNodePtr) -> XMLElement {
-            let localName = String(cString: node.pointee.name)
-            let prefix = node.pointee.ns?.pointee.prefix.map { String(cString: $0) }
+            let localName = string(node.pointee.name)
+            let prefix = node.pointee.ns?.pointee.prefix.map { string($0) }
             let qualifiedName = prefix.map { "\($0):\(localName)" } ?? localName
             var line = Int(xmlGetLineNo(node))
             var column = 1
@@ -161,7 +173,7 @@ enum LibXML2Reader {
             nextTag += 1
             var element = XMLElement(
                 localName: localName, prefix: prefix,
-                namespaceURI: node.pointee.ns?.pointee.href.map { String(cString: $0) },
+                namespaceURI: node.pointee.ns?.pointee.href.map { string($0) },
                 attributes: [], namespaceDeclarations: [], children: [], line: line, column: column)
 
             var declaration = node.pointee.nsDef
@@ -187,9 +199,9 @@ enum LibXML2Reader {
                 }
                 element.attributes.append(
                     XMLAttribute(
-                        localName: String(cString: current.pointee.name),
-                        prefix: current.pointee.ns?.pointee.prefix.map { String(cString: $0) },
-                        namespaceURI: current.pointee.ns?.pointee.href.map { String(cString: $0) },
+                        localName: string(current.pointee.name),
+                        prefix: current.pointee.ns?.pointee.prefix.map { string($0) },
+                        namespaceURI: current.pointee.ns?.pointee.href.map { string($0) },
                         value: value))
                 attribute = current.pointee.next
             }

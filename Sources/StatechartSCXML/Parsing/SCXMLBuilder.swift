@@ -78,7 +78,7 @@ struct SCXMLBuilder {
             report(element, "<\(element.localName)> is missing the required attribute '\(name)'")
             return nil
         }
-        guard !value.allSatisfy(\.isWhitespace) else {
+        guard !value.isBlank else {
             report(element, "<\(element.localName)> has an empty '\(name)' attribute; give it a value")
             return nil
         }
@@ -118,6 +118,14 @@ struct SCXMLBuilder {
     /// A whitespace-separated list (`target`, `event`, `initial`, `namelist`).
     static func tokens(_ value: String?) -> [String] {
         guard let value else { return [] }
+        // ASCII without "\r" (so no "\r\n" cluster): every separator character is one byte.
+        if value.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            if !value.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }) {
+                return value.isEmpty ? [] : [value]
+            }
+            return value.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A })
+                .map { String(Substring($0)) }
+        }
         return value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
     }
 
@@ -132,7 +140,7 @@ struct SCXMLBuilder {
         for child in element.children {
             switch child {
             case .text(let text):
-                if !reportedText && !text.allSatisfy(\.isWhitespace) {
+                if !reportedText && !text.isBlank {
                     reportedText = true
                     report(
                         element,
@@ -218,7 +226,7 @@ struct SCXMLBuilder {
         let hasElements = element.children.contains { if case .element = $0 { return true } else { return false } }
         if hasElements { return .markup(XMLSerializer.serializeChildren(of: element, scope: scope)) }
         let text = element.text
-        return text.allSatisfy(\.isWhitespace) ? nil : .text(text)
+        return text.isBlank ? nil : .text(text)
     }
 
     // MARK: - Document and states
@@ -304,7 +312,7 @@ struct SCXMLBuilder {
         var state = SCXMLState(
             kind: kind, id: values["id"] ?? "", isGeneratedID: values["id"] == nil, sourceLocation: location(element),
             initial: Self.tokens(values["initial"]))
-        if let id = values["id"], id.isEmpty || id.contains(where: \.isWhitespace) {
+        if let id = values["id"], id.isEmpty || id.containsWhitespace {
             report(element, "<\(element.localName)> has the id '\(id)'; a state id must be non-empty and contain no whitespace")
         }
         if values["initial"] != nil && state.initial.isEmpty {
@@ -485,7 +493,7 @@ struct SCXMLBuilder {
         if inInvoke, case .markup(let markup)? = inline {
             let elements = element.elementChildren
             if elements.count == 1, let root = elements.first, root.localName == "scxml",
-                root.namespaceURI == SCXMLDocument.namespace, element.text.allSatisfy(\.isWhitespace)
+                root.namespaceURI == SCXMLDocument.namespace, element.text.isBlank
             {
                 let nested = buildDocument(root, scope: scope.entering(element))
                 inline = .document(nested, markup: markup)
@@ -662,7 +670,7 @@ struct SCXMLBuilder {
                         child,
                         "<\(child.localName)> cannot come after <else> in the same <if>; <else> must be the last branch")
                 }
-                if !child.elementChildren.isEmpty || !child.text.allSatisfy(\.isWhitespace) {
+                if !child.elementChildren.isEmpty || !child.text.isBlank {
                     report(
                         child,
                         "<\(child.localName)> must be empty: the actions of its branch follow it inside the <if>")
@@ -687,7 +695,7 @@ struct SCXMLBuilder {
         }
         let text = element.text
         if let src = values["src"] {
-            if !text.allSatisfy(\.isWhitespace) {
+            if !text.isBlank {
                 report(element, "<script> cannot have both a 'src' attribute and inline code; use one of them")
             }
             return SCXMLScript(sourceLocation: location(element), source: .src(src))
