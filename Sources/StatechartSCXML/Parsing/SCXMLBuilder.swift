@@ -45,10 +45,30 @@ struct SCXMLBuilder {
 
     // MARK: - Attributes
 
+    /// An element's SCXML attributes by name. Elements have a handful, so a list searched by name
+    /// costs less than a dictionary built per element.
+    struct AttributeValues {
+        private var entries: [(name: String, value: String)] = []
+
+        subscript(name: String) -> String? {
+            get {
+                for entry in entries where entry.name == name { return entry.value }
+                return nil
+            }
+            set {
+                if let index = entries.firstIndex(where: { $0.name == name }) {
+                    if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+                } else if let newValue {
+                    entries.append((name, newValue))
+                }
+            }
+        }
+    }
+
     /// The element's attributes without a namespace, reporting those SCXML does not define for it.
     /// Attributes in other namespaces (`xml:lang`, extensions) are ignored.
-    mutating func attributes(of element: XMLElement, allowed: [String]) -> [String: String] {
-        var values: [String: String] = [:]
+    mutating func attributes(of element: XMLElement, allowed: [String]) -> AttributeValues {
+        var values = AttributeValues()
         for attribute in element.attributes where attribute.namespaceURI == nil {
             let name = attribute.localName
             if allowed.contains(name) {
@@ -73,7 +93,7 @@ struct SCXMLBuilder {
     }
 
     /// A required attribute's value, or `nil` after reporting it missing or empty.
-    mutating func required(_ name: String, _ values: [String: String], _ element: XMLElement) -> String? {
+    mutating func required(_ name: String, _ values: AttributeValues, _ element: XMLElement) -> String? {
         guard let value = values[name] else {
             report(element, "<\(element.localName)> is missing the required attribute '\(name)'")
             return nil
@@ -87,7 +107,7 @@ struct SCXMLBuilder {
 
     /// A pair such as `event`/`eventexpr`, of which at most one may be present.
     mutating func valueSource(
-        _ literal: String, _ expression: String, _ values: [String: String], _ element: XMLElement
+        _ literal: String, _ expression: String, _ values: AttributeValues, _ element: XMLElement
     ) -> SCXMLValueSource? {
         switch (values[literal], values[expression]) {
         case (let value?, _?):
@@ -100,7 +120,7 @@ struct SCXMLBuilder {
     }
 
     /// The `id`/`idlocation` pair of `<send>` and `<invoke>`.
-    mutating func idSource(_ values: [String: String], _ element: XMLElement) -> SCXMLIDSource? {
+    mutating func idSource(_ values: AttributeValues, _ element: XMLElement) -> SCXMLIDSource? {
         switch (values["id"], values["idlocation"]) {
         case (let value?, _?):
             reportBoth("id", "idlocation", element)
@@ -118,15 +138,18 @@ struct SCXMLBuilder {
     /// A whitespace-separated list (`target`, `event`, `initial`, `namelist`).
     static func tokens(_ value: String?) -> [String] {
         guard let value else { return [] }
-        // ASCII without "\r" (so no "\r\n" cluster): every separator character is one byte.
-        if value.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
-            if !value.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }) {
-                return value.isEmpty ? [] : [value]
+        // ASCII without "\r" (so no "\r\n" cluster): every separator character is one byte, and a
+        // value without separators (nearly all of them) is its own single token.
+        var separators = false
+        for byte in value.utf8 {
+            if byte >= 0x80 || byte == 0x0D {
+                return value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+                    .map(String.init)
             }
-            return value.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A })
-                .map { String(Substring($0)) }
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A { separators = true }
         }
-        return value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+        if !separators { return value.isEmpty ? [] : [value] }
+        return value.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }).map { String(Substring($0)) }
     }
 
     // MARK: - Children

@@ -111,7 +111,7 @@ struct SCXMLValidator {
 
     private mutating func check(_ index: Int) {
         let state = nodes[index].state
-        let described = describe(index)
+        var described: String { describe(index) }     // for messages only: built when one is reported
         switch state.kind {
         case .state, .parallel:
             if !state.initial.isEmpty {
