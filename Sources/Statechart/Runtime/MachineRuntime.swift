@@ -70,9 +70,9 @@ final class MachineRuntime {
     @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)?
 
     /// The callbacks the core calls. The observer callbacks (entered, exited, taken) are
-    /// installed only while someone observes, and `release` only while an event holds a payload
-    /// slot: the core replays the microsteps it has cached without any call when its host has
-    /// none to make.
+    /// installed only while someone observes, and `release` from the first event that holds a
+    /// payload slot on: the core replays the microsteps it has cached without any call when its
+    /// host has none to make.
     private var host = sc_host()
 
     private static let release: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<sc_event>?) -> Void = {
@@ -81,10 +81,11 @@ final class MachineRuntime {
         MachineRuntime.with(context) { $0.releaseSlot(event.pointee.data) }
     }
 
-    /// Installs `release` while payload slots are in use (allowed inside callbacks too).
-    private func installRelease(_ needed: Bool) {
-        guard core != nil, (host.release != nil) != needed else { return }
-        host.release = needed ? Self.release : nil
+    /// Installs `release` once payload slots are used (allowed inside callbacks too). It stays:
+    /// a machine that carries payloads usually keeps doing so.
+    private func installRelease() {
+        guard core != nil, host.release == nil else { return }
+        host.release = Self.release
         sc_machine_set_host(core, &host)
     }
 
@@ -167,7 +168,7 @@ final class MachineRuntime {
             slot = slots.count
             slots.append(Slot(event: event, typed: typed))
         }
-        if slots.count - freeSlots.count == 1 { installRelease(true) }
+        if host.release == nil { installRelease() }
         return sc_event(id: id, flags: 0, data: UInt(slot + 1))
     }
 
@@ -204,7 +205,6 @@ final class MachineRuntime {
         guard data != 0 else { return }
         slots[Int(data) - 1] = nil
         freeSlots.append(Int(data) - 1)
-        if freeSlots.count == slots.count { installRelease(false) }
     }
 
     /// Drops the events waiting in the Swift external queue, freeing their slots.
