@@ -219,9 +219,10 @@ public final class SCXMLMachine: @unchecked Sendable {
         session.hooks.withLock { $0.log = handler }
     }
 
-    /// Calls `handler` for events the document sends to targets the runtime does not know
-    /// (URIs other than `#_parent`, `#_<invokeid>`, `#_scxml_<sessionid>` and BasicHTTP URLs).
-    /// Return `false` when the target is unknown: the document then gets `error.communication`.
+    /// Calls `handler` for events the document sends to targets the runtime does not route
+    /// itself: URIs other than `#_<invokeid>`, `#_scxml_<sessionid>` and BasicHTTP URLs, and
+    /// `#_parent` when no session invoked this one (the host is then its parent). Return
+    /// `false` when the target is unknown: the document then gets `error.communication`.
     public func onSend(_ handler: @escaping @Sendable (_ event: SCXMLEvent, _ target: String, _ type: String?) -> Bool) {
         session.hooks.withLock { $0.send = handler }
     }
