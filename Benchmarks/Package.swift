@@ -53,15 +53,15 @@ let package = Package(
         // MARK: - ordo-one/benchmark suite
 
         .executableTarget(
-            name: "Dispatch",
+            name: "ChartDispatch",
             dependencies: ["BenchCharts", .product(name: "Benchmark", package: "package-benchmark")],
-            path: "Benchmarks/Dispatch",
+            path: "Benchmarks/ChartDispatch",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
         .executableTarget(
-            name: "Load",
+            name: "ChartLoad",
             dependencies: ["BenchCharts", .product(name: "Benchmark", package: "package-benchmark")],
-            path: "Benchmarks/Load",
+            path: "Benchmarks/ChartLoad",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
     ],

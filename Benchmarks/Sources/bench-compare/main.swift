@@ -1,6 +1,10 @@
 // bench-compare: the whole comparison of docs/PERFORMANCE.md as one table.
 //
 //   bench-compare codegen FILE.c          write the charts as C tables for Benchmarks/C
+//   bench-compare profile CHART RUNNER N  dispatch N events with one runner (for callgrind:
+//                                         RUNNER is core, typed or scxml; run twice with
+//                                         different N and subtract to get instructions per event),
+//                                         or load the chart N times (RUNNER load)
 //   bench-compare [options] [chart ...]   measure and print the table
 //
 // Options:
@@ -15,6 +19,7 @@
 import BenchCharts
 import CAllocationCounter
 import Foundation
+import StatechartSCXML
 
 struct Options {
     var rounds = 11
@@ -84,7 +89,23 @@ func run(_ options: Options) throws {
 
 do {
     let arguments = Array(CommandLine.arguments.dropFirst())
-    if arguments.first == "codegen" {
+    if arguments.first == "profile", arguments.count == 4, arguments[2] == "load",
+       let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) {
+        for _ in 0..<count { _ = try SCXMLMachine(contentsOf: chart.documentURL) }
+    } else if arguments.first == "profile" {
+        guard arguments.count == 4, let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) else {
+            throw BenchError("usage: bench-compare profile CHART core|typed|scxml|load COUNT")
+        }
+        let runner: Runner
+        switch arguments[2] {
+        case "core": runner = try Runner.core(CoreChart(chart))
+        case "typed": runner = try Runner.typed(chart)
+        case "scxml": runner = try Runner.scxml(chart)
+        default: throw BenchError("runner must be core, typed or scxml")
+        }
+        try runner.dispatch(count)
+        print(runner.configuration())
+    } else if arguments.first == "codegen" {
         guard arguments.count == 2 else { throw BenchError("usage: bench-compare codegen FILE.c") }
         try codegen(arguments[1])
     } else {

@@ -2,7 +2,7 @@
 // typed Swift API and SCXML machines. Each iteration sends 1,000 events (scalingFactor .kilo),
 // so the reported wall clock is per event, and mallocCountTotal is mallocs per event.
 //
-//   cd Benchmarks && swift package benchmark --target Dispatch
+//   cd Benchmarks && swift package benchmark --target ChartDispatch
 import Benchmark
 import BenchCharts
 
