@@ -1,7 +1,7 @@
 // The ordo-one/benchmark suite: loading the 5,000-state chart from SCXML (parse, validate,
 // compile, create the machine), with its allocations and memory.
 //
-//   cd Benchmarks && swift package benchmark --target ChartLoad
+//   cd Benchmarks && swift package --scratch-path .build-bench benchmark --target ChartLoad
 import BenchCharts
 import Benchmark
 import Foundation

@@ -68,6 +68,15 @@ func readCResults(_ path: String?) -> [String: String] {
     return result
 }
 
+/// Starts a thread that sleeps for good: the process is no longer single-threaded.
+func startIdleThread() {
+    let thread = Thread {
+        while true { Thread.sleep(forTimeInterval: 3600) }
+    }
+    thread.start()
+    while !thread.isExecuting { Thread.sleep(forTimeInterval: 0.001) }
+}
+
 func run(_ options: Options) throws {
     var report = Report(options: options, c: readCResults(options.cResults))
     for chart in options.charts where BenchChart.dispatched.contains(chart) {
@@ -76,6 +85,20 @@ func run(_ options: Options) throws {
         if chart == .turnstile { runners.append(try HandWrittenTurnstile.runner()) }
         report.dispatch[chart] = try Measure.dispatch(runners, chart: chart, period: try chart.period(),
                                                       rounds: options.rounds, millis: options.millis)
+    }
+    // Everything above ran in a single-threaded process, where glibc's mutex needs no atomic
+    // instruction. Real programs have other threads: start one (it only sleeps) and measure
+    // the typed API again, since its machine lock then costs two atomic operations per send.
+    if options.charts.contains(where: BenchChart.dispatched.contains) {
+        startIdleThread()
+        for chart in options.charts where BenchChart.dispatched.contains(chart) {
+            FileHandle.standardError.write("dispatching \(chart.rawValue) with another thread alive...\n".data(using: .utf8)!)
+            let runners = [try Runner.core(try CoreChart(chart)), try Runner.typed(chart)]
+            let measured = try Measure.dispatch(runners, chart: chart, period: try chart.period(),
+                                                rounds: options.rounds, millis: options.millis)
+            report.dispatch[chart]?.nsPerEvent["Swift typed, threads"] = measured.nsPerEvent["Swift typed"]
+            report.dispatch[chart]?.nsPerEvent["C core, threads"] = measured.nsPerEvent["C core"]
+        }
     }
     for chart in options.charts where [.turnstile, .hierarchical, .large].contains(chart) {
         report.memory[chart] = try MemoryBenchmark.run(chart)
