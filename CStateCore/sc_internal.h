@@ -309,7 +309,7 @@ static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p) {
     m->last_atomic = p->next_leaf;
 }
 
-void sc_plan_replay(sc_machine *m, const sc_plan *plan, const sc_event *event);
+void sc_plan_replay(sc_machine *m, const sc_plan *cached, const sc_event *event);
 void sc_plan_store(sc_machine *m, uint64_t key, sc_id event);
 
 #endif /* SC_INTERNAL_H */

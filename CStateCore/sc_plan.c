@@ -52,25 +52,27 @@ void sc_plan_store(sc_machine *m, uint64_t key, sc_id event) {
     set[way] = plan;
 }
 
-void sc_plan_replay(sc_machine *m, const sc_plan *plan, const sc_event *event) {
+void sc_plan_replay(sc_machine *m, const sc_plan *cached, const sc_event *event) {
     const sc_chart *c = m->chart;
-    if (plan->mode == SC_PLAN_UNHANDLED) return;
-    if (plan->mode == SC_PLAN_MASKS) {
-        sc_plan_apply_masks(m, plan);
+    /* A copy: a callback may change the observers (sc_machine_set_host), which clears the cache. */
+    const sc_plan plan = *cached;
+    if (plan.mode == SC_PLAN_UNHANDLED) return;
+    if (plan.mode == SC_PLAN_MASKS) {
+        sc_plan_apply_masks(m, &plan);
         return;
     }
-    sc_id t = plan->u.walk.transition, d = plan->u.walk.domain;
+    sc_id t = plan.u.walk.transition, d = plan.u.walk.domain;
     if (d != SC_NONE) {
-        for (sc_id s = plan->u.walk.leaf; s != d; s = c->states[s].parent) sc_step_exit_state(m, s, event);
+        for (sc_id s = plan.u.walk.leaf; s != d; s = c->states[s].parent) sc_step_exit_state(m, s, event);
     }
     if (m->host.taken) m->host.taken(m->host.context, m, t, event);
     sc_id action = c->transitions[t].action;
     if (action != SC_NONE) m->host.action(m->host.context, m, action, event);
     if (d != SC_NONE) {
         sc_id path[SC_PLAN_MAX_PATH];
-        uint32_t n = plan->u.walk.entry_count;
-        for (sc_id s = plan->next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
-        for (uint32_t i = 0; i < plan->u.walk.entry_count; i++)
-            sc_step_enter_state(m, path[i], (plan->u.walk.entry_defaults >> i) & 1u, event);
+        uint32_t n = plan.u.walk.entry_count;
+        for (sc_id s = plan.next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
+        for (uint32_t i = 0; i < plan.u.walk.entry_count; i++)
+            sc_step_enter_state(m, path[i], (plan.u.walk.entry_defaults >> i) & 1u, event);
     }
 }

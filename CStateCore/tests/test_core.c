@@ -2508,6 +2508,36 @@ static void test_set_host_observers_see_cached_microsteps(void) {
     EXPECT_EQ_U(sc_machine_set_host(h->m, NULL), SC_ERR_BAD_ARGUMENT);
 }
 
+/* An exit action that changes the observers while a cached microstep is being replayed (which
+ * clears the cache under it): the replay still completes as recorded. */
+static void hook_drop_taken_on_exit(harness *h, const char *token, const sc_event *event) {
+    (void)event;
+    if (strcmp(token, "exit:s1") != 0) return;
+    sc_host host = h->host;
+    host.taken = NULL;
+    sc_machine_set_host(h->m, &host);
+    h->hook = NULL;
+}
+
+static void test_set_host_inside_a_replayed_microstep(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "s");
+    cb_state(b, "s", SC_ATOMIC, "s1");
+    cb_state(b, NULL, SC_ATOMIC, "t");
+    cb_trans(b, "s1", "go", "t", 0, NULL, "t1");
+    cb_trans(b, "t", "back", "s1", 0, NULL, "t2");
+    MACHINE(h, b, NULL);
+    START(h, SC_OK, "enter:s enter:s1", "s s1");
+    for (int i = 0; i < 2; i++) {
+        STEP(h, "go", SC_OK, "exit:s1 exit:s take:t1 enter:t", "t");
+        STEP(h, "back", SC_OK, "exit:t take:t2 enter:s enter:s1", "s s1");
+    }
+    h->hook = hook_drop_taken_on_exit;
+    STEP(h, "go", SC_OK, "exit:s1 exit:s take:t1 enter:t", "t");
+    STEP(h, "back", SC_OK, "exit:t take:t2 enter:s enter:s1", "s s1");
+    STEP(h, "go", SC_OK, "exit:s1 exit:s take:t1 enter:t", "t");
+}
+
 /* Plans (sc_plan.c) replay microsteps from single-path configurations. Long event sequences over
  * a few events make (leaf, event) pairs recur, so most microsteps are replays: once with every
  * observer (replayed state by state, traces compared) and once on a chart stripped of its
@@ -2680,6 +2710,7 @@ static const test_case tests[] = {
     TEST(test_differential_random_charts_vs_reference_model),
     TEST(test_plans_replay_like_the_reference_model),
     TEST(test_set_host_observers_see_cached_microsteps),
+    TEST(test_set_host_inside_a_replayed_microstep),
 };
 
 int main(int argc, char **argv) {
