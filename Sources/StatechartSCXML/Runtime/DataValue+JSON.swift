@@ -53,7 +53,7 @@ extension DataValue {
         }
     }
 
-    /// A JSON string literal for `text`.
+    /// A JSON string literal for `text` (also a valid ECMAScript 5 string literal).
     public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -63,6 +63,9 @@ extension DataValue {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            // Valid JSON either way; escaped so the literal is also an ECMAScript 5 string literal.
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
             case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
