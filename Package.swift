@@ -4,6 +4,7 @@
 //
 // Layers, bottom up (see ARCHITECTURE.md):
 //   CStateCore         C11 table-driven dispatch core (no dependencies, usable from plain C)
+//   CMachineLock       the Swift runtime's per-machine lock (C, for its inline fast path)
 //   Statechart         Swift chart definitions, the compiler to CStateCore tables, typed DSL, runtime
 //   StatechartSCXML    SCXML 1.0 importer (libxml2), null datamodel, executable content
 //   StatechartECMAScript  the ECMAScript datamodel on Duktape (separate, so others need no Duktape)
@@ -35,9 +36,12 @@ let package = Package(
 
         // MARK: - Swift library
 
+        // The per-machine lock of the Swift runtime: an inline fast path (plain stores while
+        // the process has one thread), futex slow path. Not part of the core, which never locks.
+        .target(name: "CMachineLock"),
         .target(
             name: "Statechart",
-            dependencies: ["CStateCore"]
+            dependencies: ["CStateCore", "CMachineLock"]
         ),
 
         // Example charts written with the typed DSL: built, tested, and shown in the docs.

@@ -10,6 +10,10 @@ trap 'rm -rf "$log_dir"' EXIT
 
 echo "== C core: tests and warnings (gcc/clang, -Wall -Wextra -Wpedantic -Werror)"
 make -C CStateCore test warnings 2>&1 | tee "$log_dir/c.txt"
+echo "== C: the Swift runtime's machine lock (Sources/CMachineLock), plain and under ThreadSanitizer"
+make -C Tests/CMachineLockTests test 2>&1 | tee "$log_dir/lock.txt"
+make -C Tests/CMachineLockTests test-tsan > "$log_dir/lock-tsan.txt" 2>&1 || { cat "$log_dir/lock-tsan.txt"; exit 1; }
+echo "ThreadSanitizer: $(tail -1 "$log_dir/lock-tsan.txt")"
 
 echo "== Swift: build (warnings in this package's sources fail the build)"
 swift build --build-tests 2>&1 | tee .build-log.txt
@@ -25,6 +29,9 @@ swift test --skip-build 2>&1 | tee "$log_dir/swift.txt" || status=$?
 # One closing line over both runners: "N passed, M failed".
 c_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log_dir/c.txt" | tail -1)
 c_passed=${c_line%% passed*}; c_failed=${c_line#*, }; c_failed=${c_failed%% failed*}
+lock_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log_dir/lock.txt" | tail -1)
+lock_passed=${lock_line%% passed*}; lock_failed=${lock_line#*, }; lock_failed=${lock_failed%% failed*}
+c_passed=$((c_passed + lock_passed)); c_failed=$((c_failed + lock_failed))
 swift_line=$(grep -E "Test Suite 'All tests' (passed|failed)" -A1 "$log_dir/swift.txt" | grep -E 'Executed [0-9]+ tests' | tail -1)
 swift_total=$(echo "$swift_line" | sed -E 's/.*Executed ([0-9]+) tests.*/\1/')
 swift_failed=$(echo "$swift_line" | sed -E 's/.*with ([0-9]+) failures.*/\1/')
@@ -32,6 +39,6 @@ if [ -z "$swift_total" ] || [ -z "$c_passed" ]; then
   echo "error: could not read the test counts" >&2
   exit 1
 fi
-echo "test.sh: C core $c_passed passed, $c_failed failed; Swift $((swift_total - swift_failed)) passed, $swift_failed failed"
+echo "test.sh: C (core and machine lock) $c_passed passed, $c_failed failed; Swift $((swift_total - swift_failed)) passed, $swift_failed failed"
 echo "$((c_passed + swift_total - swift_failed)) passed, $((c_failed + swift_failed)) failed"
 if [ "$status" -ne 0 ] || [ "$swift_failed" -ne 0 ] || [ "$c_failed" -ne 0 ]; then exit 1; fi

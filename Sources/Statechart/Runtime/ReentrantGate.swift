@@ -1,52 +1,33 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Synchronization
+import CMachineLock
 
 /// Serializes access to one machine across threads and tells a thread that already holds it
 /// (an action or observer sending to its own machine) that it must queue instead of waiting.
 ///
 /// A plain mutex would deadlock on that re-entrant send; a recursive one would let the send run
-/// a macrostep inside another, breaking run-to-completion. Here the holder's thread id is
-/// published atomically, so `isHeldByCurrentThread` needs no lock.
+/// a macrostep inside another, breaking run-to-completion. The lock (`CMachineLock`) publishes
+/// its holder's thread id, so the re-entrancy test needs no lock, and it costs two plain stores
+/// while the process has one thread, a compare-and-swap and an exchange otherwise.
 final class ReentrantGate: @unchecked Sendable {
-    // @unchecked: `mutex` is only touched through pthread calls, and `holder` is atomic.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let holder = Atomic<UInt>(0)
+    // @unchecked: `lock` is only touched through machine_lock's atomic operations.
+    private let lock: UnsafeMutablePointer<machine_lock>
 
     init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
+        lock = .allocate(capacity: 1)
+        machine_lock_init(lock)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        machine_lock_destroy(lock)
+        lock.deallocate()
     }
 
-    static var currentThreadID: UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
-    }
-
-    var isHeldByCurrentThread: Bool { holder.load(ordering: .acquiring) == Self.currentThreadID }
+    var isHeldByCurrentThread: Bool { machine_lock_is_held_by(lock, machine_lock_self()) }
 
     /// Runs `body` holding the gate. Must not be called by the holder (check first).
     @inline(__always)
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        holder.store(Self.currentThreadID, ordering: .releasing)
-        defer {
-            holder.store(0, ordering: .releasing)
-            pthread_mutex_unlock(mutex)
-        }
+        machine_lock_acquire(lock, machine_lock_self())
+        defer { machine_lock_release(lock) }
         return try body()
     }
 
@@ -54,14 +35,10 @@ final class ReentrantGate: @unchecked Sendable {
     /// machine), else `body` holding the gate. One thread-id read serves both decisions.
     @inline(__always)
     func withLock<T>(ifReentered reentered: () throws -> T, _ body: () throws -> T) rethrows -> T {
-        let me = Self.currentThreadID
-        if holder.load(ordering: .acquiring) == me { return try reentered() }
-        pthread_mutex_lock(mutex)
-        holder.store(me, ordering: .relaxed)
-        defer {
-            holder.store(0, ordering: .relaxed)
-            pthread_mutex_unlock(mutex)
-        }
+        let me = machine_lock_self()
+        if machine_lock_is_held_by(lock, me) { return try reentered() }
+        machine_lock_acquire(lock, me)
+        defer { machine_lock_release(lock) }
         return try body()
     }
 }
