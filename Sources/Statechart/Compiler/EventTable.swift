@@ -2,10 +2,31 @@ import CStateCore
 
 /// Interned event names. Every prefix of a name ("a", "a.b" for "a.b.c") is interned before
 /// the name itself, so the core matches descriptors by walking ids, never strings.
+///
+/// Names are found at run time (every `send` of a name) through a small open-addressing table
+/// keyed by their UTF-8 bytes: a name of at most 7 bytes is its own key (its bytes and its
+/// length in one word, so one comparison decides), a longer one is keyed by a hash of its bytes
+/// and compared byte by byte. No `Hasher`, no allocation. A name found there is byte for byte
+/// an interned one. A miss is final only when both the name and every interned name are ASCII
+/// (then `String` equality is byte equality); otherwise the lookup falls back to `String`
+/// comparison, which follows Unicode canonical equivalence.
 struct EventTable: Sendable {
     private(set) var names: [String] = []
     private(set) var prefixes: [UInt32] = []
     private var ids: [String: UInt32] = [:]
+
+    /// Open addressing, a power of two at least twice the number of names: the key of the
+    /// name whose id is in `slotIDs` at the same index (`UInt32.max`: empty).
+    private var slotKeys: [UInt64] = Array(repeating: 0, count: 16)
+    private var slotIDs: [UInt32] = Array(repeating: .max, count: 16)
+    /// `64 - log2(slot count)`: a key's slot is the high bits of its multiplicative hash.
+    private var shift: UInt64 = 60
+    /// The UTF-8 bytes of the names longer than 7 bytes, one after another; name `i` starts at
+    /// `starts[i]` and ends where name `i + 1` starts (short names take no bytes).
+    private var longBytes: [UInt8] = []
+    private var starts: [UInt32] = [0]
+    /// Whether every interned name is ASCII.
+    private var allASCII = true
 
     /// Tab, line feed, vertical tab, form feed, carriage return, space: the ASCII characters
     /// `Character.isWhitespace` accepts.
@@ -17,7 +38,8 @@ struct EventTable: Sendable {
         if let id = ids[name] { return id }
         var prefix = UInt32(SC_NONE)
         // In ASCII every byte is a character, so the last "." byte is the last "." character.
-        let dot = name.utf8.allSatisfy({ $0 < 0x80 }) ? name.utf8.lastIndex(of: UInt8(ascii: ".")) : name.lastIndex(of: ".")
+        let ascii = name.utf8.allSatisfy({ $0 < 0x80 })
+        let dot = ascii ? name.utf8.lastIndex(of: UInt8(ascii: ".")) : name.lastIndex(of: ".")
         if let dot {
             prefix = intern(String(name[..<dot]))
         }
@@ -25,13 +47,115 @@ struct EventTable: Sendable {
         names.append(name)
         prefixes.append(prefix)
         ids[name] = id
+        if !ascii { allASCII = false }
+        let bytes = Array(name.utf8)
+        if bytes.count > Self.shortLength { longBytes.append(contentsOf: bytes) }
+        starts.append(UInt32(longBytes.count))
+        if names.count * 2 > slotIDs.count {
+            slotKeys = Array(repeating: 0, count: slotIDs.count * 2)
+            slotIDs = Array(repeating: .max, count: slotKeys.count)
+            shift -= 1
+            for other in names.indices { insert(Array(names[other].utf8), id: UInt32(other)) }
+        } else {
+            insert(bytes, id: id)
+        }
         return id
     }
 
     /// The id the core should see for an event named `name`: the name's own id when interned,
     /// else the id of its longest interned prefix (which matches exactly the same descriptors),
     /// else `SC_EVENT_UNKNOWN` (matched by `*` only).
+    @inline(__always)
     func lookup(_ name: String) -> (id: UInt32, exact: Bool) {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ find($0) }), let found {
+            return found
+        }
+        return lookupByString(name)
+    }
+
+    /// Names of at most this many bytes are their own keys.
+    private static let shortLength = 7
+
+    /// The key of the name made of `count` bytes at `bytes`: for a short name its bytes (the
+    /// first in the low byte) and its length in the top byte; for a long one a hash of its
+    /// bytes with `0xFF` in the top byte.
+    @inline(__always)
+    private static func key(_ bytes: UnsafePointer<UInt8>?, count: Int) -> UInt64 {
+        guard let bytes else { return 0 }       // no bytes: the empty name
+        var word: UInt64 = 0
+        if count <= shortLength {
+            var i = 0
+            while i < count {
+                word |= UInt64(bytes[i]) &<< UInt64(8 * i)
+                i += 1
+            }
+            return word | UInt64(count) &<< 56
+        }
+        for i in 0..<count { word = (word ^ UInt64(bytes[i])) &* 0x100_0000_01B3 }   // FNV-1a
+        return word | 0xFF &<< 56
+    }
+
+    /// `lookup` through the table: the answer, or `nil` when only `String` comparison can tell.
+    private func find(_ name: UnsafeBufferPointer<UInt8>) -> (id: UInt32, exact: Bool)? {
+        if let id = find(name.baseAddress, count: name.count) { return (id, true) }
+        return lookupByBytes(name)
+    }
+
+    /// The id of the name made of `count` bytes at `bytes`, if it is interned.
+    @inline(__always)
+    private func find(_ bytes: UnsafePointer<UInt8>?, count: Int) -> UInt32? {
+        let key = Self.key(bytes, count: count)
+        return slotIDs.withUnsafeBufferPointer { ids in
+            slotKeys.withUnsafeBufferPointer { keys in
+                let mask = ids.count - 1
+                var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+                while true {
+                    let id = ids[i]
+                    if id == .max { return nil }
+                    if keys[i] == key && (count <= Self.shortLength || matches(Int(id), bytes!, count: count)) {
+                        return id
+                    }
+                    i = (i &+ 1) & mask
+                }
+            }
+        }
+    }
+
+    /// Whether long name `id` is the `count` bytes at `bytes`.
+    private func matches(_ id: Int, _ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let start = Int(starts[id])
+        guard Int(starts[id + 1]) - start == count else { return false }
+        return longBytes.withUnsafeBufferPointer { stored in
+            for i in 0..<count where stored[start + i] != bytes[i] { return false }
+            return true
+        }
+    }
+
+    /// A miss of the exact name: when both it and the table are ASCII, the longest interned
+    /// prefix before a "." (or unknown); else `nil` (only `String` comparison can tell).
+    private func lookupByBytes(_ name: UnsafeBufferPointer<UInt8>) -> (id: UInt32, exact: Bool)? {
+        guard allASCII, name.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var end = name.count
+        while end > 0 {
+            end -= 1
+            if name[end] == UInt8(ascii: "."), let id = find(name.baseAddress, count: end) {
+                return (id, false)
+            }
+        }
+        return (UInt32(SC_EVENT_UNKNOWN), false)
+    }
+
+    private mutating func insert(_ bytes: [UInt8], id: UInt32) {
+        let key = bytes.withUnsafeBufferPointer { Self.key($0.baseAddress, count: $0.count) }
+        let mask = slotIDs.count - 1
+        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+        while slotIDs[i] != .max { i = (i + 1) & mask }
+        slotKeys[i] = key
+        slotIDs[i] = id
+    }
+
+    /// `lookup` by `String` equality (Unicode canonical equivalence).
+    private func lookupByString(_ name: String) -> (id: UInt32, exact: Bool) {
         if let id = ids[name] { return (id, true) }
         var rest = Substring(name)
         while let dot = rest.lastIndex(of: ".") {

@@ -32,6 +32,7 @@ extension SCXMLSession {
             child.session.hooks.withLock { $0.log = log }
             invocations.append(SCXMLInvocation(key: key, invokeID: invokeID, child: child,
                                                autoforward: invoke.autoforward, finalize: invoke.finalize))
+            installGate()   // autoforward and <finalize> run in it
             child.session.worker.async {
                 do { try child.start() } catch {
                     child.session.hooks.withLock { $0.log }?("error", "invoked session \(child.sessionID): \(error)")

@@ -70,6 +70,28 @@ struct InvocationTag: Sendable, Hashable {
 }
 
 extension SCXMLEvent {
+    /// The host flag (`sc_event.flags`) of an external event sent without payload: its name,
+    /// type `external` and nothing else (``SCXMLMachine/send(_:data:)`` without data). Such an
+    /// event travels as its interned id alone; its `SCXMLEvent` is made only when something
+    /// reads it.
+    static let bareExternalFlag: UInt32 = 1
+
+    /// The SCXML view of the event of the microstep `ctx` runs, or `nil` when there is none.
+    init?(_ ctx: ActionContext) {
+        guard let event = ctx.event else { return nil }
+        if event.payload == nil && ctx.eventFlags & Self.bareExternalFlag != 0 {
+            self.init(name: event.name, type: .external)
+        } else {
+            self.init(event)
+        }
+    }
+
+    /// Whether the event is only a name sent from outside: type `external`, no data, no ids.
+    var isBareExternal: Bool {
+        type == .external && data == nil && sendID == nil && origin == nil && originType == nil
+            && invokeID == nil && !dataIsXML && raw == nil && invocation == nil
+    }
+
     /// The SCXML view of a core event: its payload when it is an `SCXMLEvent`, else a platform
     /// event (such as `done.state.x` raised by the core) with the payload as data when it is one.
     init(_ event: Event) {

@@ -146,19 +146,18 @@ public final class SCXMLMachine: @unchecked Sendable {
         }
         machine = Machine(chart, options: options.machine, clock: options.clock)
         session.machine = machine
-        let session = self.session
-        machine.setExternalEventGate { ctx in session.admit(ctx) }
+        // No external-event gate yet: the session installs it when it first has work for it
+        // (events from other sessions, deferred sends, invocations; SCXMLSession.installGate).
         do {
             session.datamodel = try datamodelType.init(services: session)
         } catch {
             throw SCXMLLoadError(diagnostics: [SCXMLDiagnostic(location: document.sourceLocation, element: "scxml",
                 message: "the \(datamodelType.names.first ?? "") datamodel could not start: \(error)")])
         }
-        let topLevelFinals = Set(document.states.filter { $0.kind == .final }.map(\.id))
+        // Told once the macrostep that halts the machine has completed (or when it is stopped):
+        // no state observer, so the core runs unobserved microsteps without calling Swift.
         let finished = self.finished
-        machine.onStateChange { state, entered in
-            if entered && topLevelFinals.contains(state) { finished.signal() }
-        }
+        machine.onHalt { finished.signal() }
         SessionRegistry.shared.register(session)
     }
 
@@ -177,15 +176,39 @@ public final class SCXMLMachine: @unchecked Sendable {
     }
 
     /// Sends an external event with optional data; returns once its macrostep has completed.
+    ///
+    /// ```swift
+    /// try machine.send("turn.on")
+    /// try machine.send("order.placed", data: .object(["id": .number(7)]))
+    /// ```
+    /// The document sees the event in `_event` as type `external` with the given data.
+    ///
+    /// - Complexity: an event without data whose name the document mentions exactly (as a
+    ///   transition's event descriptor or a prefix of one) costs one macrostep and a hash of the
+    ///   name's bytes: it reaches the underlying ``machine`` as its interned id alone, without
+    ///   payload (``Statechart/Machine`` observers see ``Statechart/Event/payload`` `nil`), and
+    ///   its `_event` is built only if the datamodel reads it. Other events carry an
+    ///   ``SCXMLEvent`` payload.
     @discardableResult
     public func send(_ name: String, data: DataValue? = nil) throws -> SendOutcome {
-        try machine.send(Event(name, payload: SCXMLEvent(name: name, type: .external, data: data)))
+        if case .none = data, let outcome = try machine.sendInterned(name, flags: SCXMLEvent.bareExternalFlag) {
+            return outcome
+        }
+        return try machine.send(Event(name, payload: SCXMLEvent(name: name, type: .external, data: data)))
     }
 
-    /// Sends an SCXML event as is (origin, sendid, invokeid, ...).
+    /// Sends an SCXML event as is (origin, sendid, invokeid, ...). An event with only a name
+    /// (type `external`, no data or ids) is sent like ``send(_:data:)`` without data.
+    ///
+    /// ```swift
+    /// try machine.send(SCXMLEvent(name: "reply", origin: "#_scxml_7", data: .string("ok")))
+    /// ```
     @discardableResult
     public func send(_ event: SCXMLEvent) throws -> SendOutcome {
-        try machine.send(Event(event.name, payload: event))
+        if event.isBareExternal, let outcome = try machine.sendInterned(event.name, flags: SCXMLEvent.bareExternalFlag) {
+            return outcome
+        }
+        return try machine.send(Event(event.name, payload: event))
     }
 
     /// The active atomic states, in document order.

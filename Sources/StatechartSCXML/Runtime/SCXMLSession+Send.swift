@@ -48,6 +48,7 @@ extension SCXMLSession {
             if isOwnSession(target) && !Self.basicHTTPTypes.contains(type) {
                 _ = ctx.send(Event(name, payload: event), after: delay, id: sendID)
             } else {
+                installGate()   // it performs the send when the event comes back
                 let deferred = DeferredSend(event: event, target: target, type: type)
                 _ = ctx.send(Event(Self.deferredName, payload: deferred), after: delay, id: sendID)
             }

@@ -15,7 +15,11 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     var name: String? { document.name }
     var hostFunctions: [String: SCXMLHostFunction] { options.functions }
     var hostValues: [String: DataValue] { options.values }
-    var datamodel: SCXMLDatamodel!
+    var datamodel: SCXMLDatamodel! {
+        didSet { bindsEvent = !(datamodel is NullDatamodel) }
+    }
+    /// Whether the datamodel has an `_event` to keep current (the null datamodel has none).
+    private var bindsEvent = true
     weak var machine: Machine?
 
     /// Host callbacks; set from any thread, read while running content.
@@ -25,6 +29,20 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         var send: (@Sendable (_ event: SCXMLEvent, _ target: String, _ type: String?) -> Bool)?
     }
     let hooks = Mutex(Hooks())
+
+    /// Whether the machine's external-event gate (``admit(_:)``) is installed. It is installed
+    /// the first time it has work: before events from the mailbox reach the machine (and before
+    /// the first poke), before a deferred `<send>` is scheduled, and when an invocation starts
+    /// (`<finalize>`, `autoforward`). Until then external events run without it.
+    let gateInstalled = Atomic<Bool>(false)
+
+    /// Installs the external-event gate unless it is already installed. Any thread; from one
+    /// that holds no machine, or from this machine's own callbacks.
+    func installGate() {
+        guard !gateInstalled.load(ordering: .acquiring), let machine else { return }
+        gateInstalled.store(true, ordering: .releasing)
+        machine.setExternalEventGate { [self] ctx in admit(ctx) }
+    }
 
     /// Set when this session runs for an `<invoke>` of another session.
     let parent: ParentLink?
@@ -125,8 +143,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
     /// Keeps `_event` current: the datamodel sees the event of the microstep being run.
     func prepare(_ ctx: ActionContext) {
-        guard let event = ctx.event else { return }
-        let scxml = SCXMLEvent(event)
+        guard bindsEvent, let scxml = SCXMLEvent(ctx) else { return }
         if scxml != lastEvent {
             lastEvent = scxml
             datamodel.setEvent(scxml)

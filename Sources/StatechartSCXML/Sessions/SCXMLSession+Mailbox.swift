@@ -65,6 +65,7 @@ extension SCXMLSession {
     /// Makes the machine process its mailbox; runs on the worker queue (holding no machine).
     func poke() {
         guard let machine, machine.isStarted else { return }
+        installGate()       // it drops the poke and takes the mailbox
         do {
             try machine.send(Event(Self.pokeName, payload: Poke()))
         } catch {
@@ -85,6 +86,7 @@ extension SCXMLSession {
             defer { events.removeAll() }
             return events
         }
+        if !arrived.isEmpty { installGate() }   // for <finalize>, and before any poke
         for event in arrived { ctx.send(Event(event.name, payload: event)) }
     }
 

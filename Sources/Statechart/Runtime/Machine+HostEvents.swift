@@ -1,0 +1,51 @@
+import CStateCore
+
+/// Services for front ends built on ``Machine`` inside this package (the SCXML runtime): events
+/// sent as bare interned ids tagged with host flags, the flags seen from an action, and a
+/// callback when the machine halts. None of them is public API.
+extension Machine {
+    /// Sends the payload-free event `name`, tagged with `flags` (see ``ActionContext/eventFlags``),
+    /// when the chart interns `name` exactly: no payload slot and no allocation. Returns `nil`,
+    /// sending nothing, when the chart does not mention the name exactly (the caller then sends
+    /// it with whatever payload reproduces it).
+    package func sendInterned(_ name: String, flags: UInt32) throws -> SendOutcome? {
+        let (id, exact) = chart.events.lookup(name)
+        guard exact else { return nil }
+        return try send(coreEventID: id, flags: flags)
+    }
+
+    /// The id of `name` when the chart interns it exactly, for ``send(coreEventID:flags:)``.
+    package func internedEventID(_ name: String) -> UInt32? {
+        let (id, exact) = chart.events.lookup(name)
+        return exact ? id : nil
+    }
+
+    /// Sends the interned event `id` without payload, tagged with `flags`.
+    package func send(coreEventID id: UInt32, flags: UInt32) throws -> SendOutcome {
+        let event = sc_event(id: id, flags: flags, data: 0)
+        return try gate.withLock(ifReentered: {
+            runtime.externalQueue.append(event)
+            return .queued
+        }) {
+            try process(event)
+        }
+    }
+
+    /// Calls `body` once, when the machine halts (reaches a top-level final state or is stopped)
+    /// or is deallocated; after the macrostep that halted it, with the machine held. Never
+    /// called when the machine has already halted.
+    package func onHalt(_ body: @escaping @Sendable () -> Void) {
+        access {
+            guard !runtime.haltReported else { return }
+            let token = runtime.observers.token()
+            runtime.observers.add(finisher: body, token: token)
+        }
+    }
+}
+
+extension ActionContext {
+    /// The host flags of the current event (`sc_event.flags`): 0 for events sent through the
+    /// public API and for the events the core raises (done events); what
+    /// ``Machine/send(coreEventID:flags:)`` set otherwise.
+    package var eventFlags: UInt32 { coreEvent.flags }
+}
