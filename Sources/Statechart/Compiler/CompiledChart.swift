@@ -23,8 +23,9 @@ public final class CompiledChart: @unchecked Sendable {
 
     let stateIndex: [String: Int]
     let events: EventTable
-    let guards: [Guard]
-    let actions: [[Action]]
+    /// Guards and action lists by the ids the core's tables use (see ``CallbackTable``).
+    let guardTable: CallbackTable<Guard>
+    let actionTable: CallbackTable<Action>
     let invocations: [Int: [Invocation]]
     let doneData: [Int: DoneData]
     let kinds: [sc_state_kind]
@@ -143,8 +144,8 @@ public final class CompiledChart: @unchecked Sendable {
         self.eventNames = eventTable.names
         self.stateIndex = Dictionary(uniqueKeysWithValues: nodes.indices.dropFirst().map { (nodes[$0].definition.id, $0) })
         self.events = eventTable
-        self.guards = compiler.guards
-        self.actions = compiler.actions
+        self.guardTable = CallbackTable(single: compiler.guards)
+        self.actionTable = CallbackTable(lists: compiler.actions)
         self.invocations = compiler.invocations
         self.doneData = compiler.doneData
         self.kinds = nodes.map(\.kind)

@@ -78,9 +78,12 @@ extension StateMachine {
         }
 
         /// Whether `state` is in the current configuration (SCXML `In()`).
+        ///
+        /// - Complexity: O(1); for a payload-free enum of states a table lookup by its bytes.
+        @inlinable
         public func isActive(_ state: State) -> Bool {
             guard let index = maps.index(of: state) else { return false }
-            return untyped.runtime.isActive(index: index)
+            return untyped.isActive(stateIndex: index)
         }
 
         /// The machine running this action.

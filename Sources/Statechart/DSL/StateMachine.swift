@@ -28,7 +28,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     /// The untyped machine underneath: the same machine, seen with string ids and untyped events.
     public let machine: Machine
 
-    @usableFromInline let eventKeys: EventKeyTable
+    @usableFromInline let eventKeys: ByteKeyTable
     @usableFromInline let maps: TypedChartMaps<State, Event>
 
     /// A machine for `chart`; call ``start()`` to enter the initial configuration.

@@ -37,7 +37,7 @@ public final class TypedChart<State: Hashable & Sendable, Event: ChartEvent>: @u
 
     let maps: TypedChartMaps<State, Event>
     /// Registered events by their bytes, for the allocation-free send path.
-    @usableFromInline let eventKeys: EventKeyTable
+    @usableFromInline let eventKeys: ByteKeyTable
 
     /// Builds, validates and compiles a chart.
     ///

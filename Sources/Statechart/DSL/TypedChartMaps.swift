@@ -4,7 +4,9 @@ import CStateCore
 ///
 /// Filled while ``TypedChart`` assembles and compiles the chart, read-only afterwards (hence
 /// `@unchecked Sendable`). Actions capture this object rather than the chart, so the compiled
-/// chart (which owns the actions) and the maps form no reference cycle.
+/// chart (which owns the actions) and the maps form no reference cycle. Its properties skip
+/// the dynamic exclusivity checks: they are written only before linking, read-only after, and
+/// guards read them on every event.
 @usableFromInline
 final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unchecked Sendable {
     struct NameEntry {
@@ -13,20 +15,22 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     }
 
     // States
-    private(set) var stateIDs: [State: String] = [:]
-    private(set) var statesByID: [String: State] = [:]
+    @exclusivity(unchecked) private(set) var stateIDs: [State: String] = [:]
+    @exclusivity(unchecked) private(set) var statesByID: [String: State] = [:]
     @usableFromInline @exclusivity(unchecked) var statesByIndex: [State?] = []
-    private(set) var stateIndex: [State: Int] = [:]
+    @usableFromInline @exclusivity(unchecked) private(set) var stateIndex: [State: Int] = [:]
+    /// Registered states by their bytes (trivially copyable states): `index(of:)` without hashing.
+    @usableFromInline @exclusivity(unchecked) private(set) var stateKeys = ByteKeyTable.disabled
 
     // Events
-    private(set) var names: [Event.Name: NameEntry] = [:]
+    @exclusivity(unchecked) private(set) var names: [Event.Name: NameEntry] = [:]
     /// Registered names by the bytes of `Event.Name` (payload events' fast lookup).
-    private(set) var nameKeys = EventKeyTable.disabled
+    @exclusivity(unchecked) private(set) var nameKeys = ByteKeyTable.disabled
     /// Registered events by the bytes of `Event` when events are their own names.
-    private(set) var eventKeys = EventKeyTable.disabled
+    @exclusivity(unchecked) private(set) var eventKeys = ByteKeyTable.disabled
     @usableFromInline @exclusivity(unchecked) var eventByCoreID: [Event?] = []
-    private(set) var eventByName: [String: Event] = [:]
-    private(set) var eventNames: [String] = []
+    @exclusivity(unchecked) private(set) var eventByName: [String: Event] = [:]
+    @exclusivity(unchecked) private(set) var eventNames: [String] = []
 
     /// Events without payload: a registered event is recovered from its interned id alone.
     @usableFromInline let eventsAreNames = Event.Name.self == Event.self
@@ -61,9 +65,14 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     func link(_ compiled: CompiledChart, registered: [Event.Name]) {
         defer { isLinked = true }
         statesByIndex = compiled.stateIDs.enumerated().map { index, id in index == 0 ? nil : statesByID[id] }
+        var stateKeyEntries: [(key: State, id: UInt32)] = []
         for (index, state) in statesByIndex.enumerated() {
-            if let state { stateIndex[state] = index }
+            if let state {
+                stateIndex[state] = index
+                stateKeyEntries.append((state, UInt32(index)))
+            }
         }
+        stateKeys = ByteKeyTable(stateKeyEntries, of: State.self)
         eventNames = compiled.eventNames
         eventByCoreID = Array(repeating: nil, count: compiled.eventNames.count)
         var nameKeyEntries: [(key: Event.Name, id: UInt32)] = []
@@ -80,8 +89,8 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
                 eventKeyEntries.append((event, id))
             }
         }
-        nameKeys = EventKeyTable(nameKeyEntries, of: Event.Name.self)
-        if eventsAreNames { eventKeys = EventKeyTable(eventKeyEntries, of: Event.self) }
+        nameKeys = ByteKeyTable(nameKeyEntries, of: Event.Name.self)
+        if eventsAreNames { eventKeys = ByteKeyTable(eventKeyEntries, of: Event.self) }
     }
 
     // MARK: - Lookups
@@ -91,7 +100,14 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
         index < statesByIndex.count ? statesByIndex[index] : nil
     }
 
-    func index(of state: State) -> Int? { stateIndex[state] }
+    @inlinable
+    func index(of state: State) -> Int? {
+        if stateKeys.isEnabled {
+            let index = stateKeys.id(for: state)
+            return index == .max ? nil : Int(index)
+        }
+        return stateIndex[state]
+    }
 
     /// The untyped event for `event`, the typed value to attach to its slot, and its interned
     /// id when known (so the runtime does no string lookup).

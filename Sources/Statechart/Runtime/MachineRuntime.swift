@@ -222,21 +222,17 @@ final class MachineRuntime {
     }
 
     private func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
-        chart.guards[id](context(event))
+        chart.guardTable.first(id)(context(event))
     }
 
     /// Evaluates guard `id` outside a microstep (for ``Machine/canHandle(_:)``).
     func evaluateGuard(_ id: Int, event: sc_event) -> Bool {
-        chart.guards[id](ActionContext(runtime: self, coreEvent: event))
+        chart.guardTable.first(id)(ActionContext(runtime: self, coreEvent: event))
     }
 
     private func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
         let context = context(event)
-        chart.actions.withUnsafeBufferPointer { lists in
-            lists[id].withUnsafeBufferPointer { actions in
-                for action in actions { action(context) }
-            }
-        }
+        for action in chart.actionTable.list(id) { action(context) }
     }
 
     private func stateChanged(_ state: Int, entered: Bool) {

@@ -1,5 +1,6 @@
-/// Maps small, trivially copyable values (payload-free enums, typically) to interned event ids
-/// by their bytes: the typed send path's replacement for hashing, with no allocation and no
+/// Maps small, trivially copyable values (payload-free enums, typically) to `UInt32` values by
+/// their bytes: typed events to interned event ids for the send path, typed states to state
+/// indices for `isActive` in guards. The replacement for hashing, with no allocation and no
 /// string work.
 ///
 /// A value of at most one byte indexes a 256-entry array directly; values of two to eight
@@ -8,7 +9,7 @@
 /// sends the caller down the general path, which is always correct. Equal bytes imply equal
 /// values for the trivially copyable types the table accepts, so a hit is never wrong.
 @usableFromInline
-struct EventKeyTable: Sendable {
+struct ByteKeyTable: Sendable {
     /// Bytes of the key type, or -1 when the table is disabled.
     @usableFromInline let keySize: Int
     /// keySize <= 1: id by byte value.
@@ -18,7 +19,7 @@ struct EventKeyTable: Sendable {
     @usableFromInline let values: [UInt32]
     @usableFromInline let shift: UInt64
 
-    static let disabled = EventKeyTable(keySize: -1, direct: [], keys: [], values: [], shift: 0)
+    static let disabled = ByteKeyTable(keySize: -1, direct: [], keys: [], values: [], shift: 0)
 
     private init(keySize: Int, direct: [UInt32], keys: [UInt64], values: [UInt32], shift: UInt64) {
         self.keySize = keySize
@@ -29,7 +30,7 @@ struct EventKeyTable: Sendable {
     }
 
     /// A table of `entries` keyed by the bytes of `Key`, or ``disabled`` when `Key` is not
-    /// trivially copyable or is larger than eight bytes.
+    /// trivially copyable or is larger than eight bytes. Values must not be `UInt32.max`.
     init<Key>(_ entries: [(key: Key, id: UInt32)], of keyType: Key.Type) {
         guard _isPOD(Key.self), MemoryLayout<Key>.size <= 8 else {
             self = .disabled
