@@ -5,7 +5,7 @@
 //   cd Benchmarks && swift package --scratch-path .build-bench benchmark --target ChartDispatch
 //
 // The harness runs threads of its own, so the typed API's figures here match the comparison
-// tool's "other threads alive" column (glibc's mutex uses atomics once a process has threads).
+// tool's "other threads alive" column (the machine lock uses atomics once a process has threads).
 import Benchmark
 import BenchCharts
 

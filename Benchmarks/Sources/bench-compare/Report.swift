@@ -58,8 +58,9 @@ struct Report {
                                  Self.number(scxml), Self.ratio(scxml, swift), Self.number(d.nsPerEvent["switch"])],
                                 widths))
         }
-        out.append("T: measured again after starting a second (sleeping) thread: glibc's mutex then uses atomic")
-        out.append("   instructions, as in any program with more than one thread; the C core takes no lock.")
+        out.append("T: measured again after starting a second (sleeping) thread: the machine lock then takes a")
+        out.append("   compare-and-swap and an exchange per send, as in any program with more than one thread")
+        out.append("   (alone, it uses plain stores); the C core takes no lock.")
         out.append("")
         out.append("Heap allocations per event (\(allocation_counter_available() ? "malloc calls counted" : "not counted on this platform"))")
         for chart in BenchChart.dispatched {

@@ -86,9 +86,9 @@ func run(_ options: Options) throws {
         report.dispatch[chart] = try Measure.dispatch(runners, chart: chart, period: try chart.period(),
                                                       rounds: options.rounds, millis: options.millis)
     }
-    // Everything above ran in a single-threaded process, where glibc's mutex needs no atomic
-    // instruction. Real programs have other threads: start one (it only sleeps) and measure
-    // the typed API again, since its machine lock then costs two atomic operations per send.
+    // Everything above ran in a single-threaded process, where the machine lock (CMachineLock)
+    // needs no atomic instruction. Real programs have other threads: start one (it only sleeps)
+    // and measure the typed API again, since its lock then costs two atomic operations per send.
     if options.charts.contains(where: BenchChart.dispatched.contains) {
         startIdleThread()
         for chart in options.charts where BenchChart.dispatched.contains(chart) {
