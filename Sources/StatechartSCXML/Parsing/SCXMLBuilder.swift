@@ -1,17 +1,29 @@
 // Builds the SCXML document model from the XML tree and reports every structural error: unknown or
 // misplaced elements, unknown, missing, invalid or conflicting attributes, and wrong numbers of
 // children. Checks that need the whole document (ids, targets, initial states) are in SCXMLValidator.
+//
+// Elements are indices into the `XMLTree`; the namespaces in scope are looked up only when inline
+// content is serialized. The SCXML children of the elements being built live on one stack shared
+// by the whole build (each function pushes its element's children and pops them when done), so
+// building allocates little beyond the model itself.
 
-/// Turns `XMLElement`s into the SCXML model, collecting diagnostics.
+/// Turns the elements of an `XMLTree` into the SCXML model, collecting diagnostics.
 struct SCXMLBuilder {
+    typealias Element = XMLTree.Index
+
+    let tree: XMLTree
     let fileName: String
     let limits: SCXMLParser.Limits
     private(set) var diagnostics: [SCXMLDiagnostic] = []
     private var stateCount = 0
+    /// The SCXML children of the elements being built, innermost last.
+    private var childStack: [Element] = []
 
-    init(fileName: String, limits: SCXMLParser.Limits) {
+    init(tree: XMLTree, fileName: String, limits: SCXMLParser.Limits) {
+        self.tree = tree
         self.fileName = fileName
         self.limits = limits
+        childStack.reserveCapacity(64)
     }
 
     static let executableElements = ["raise", "if", "foreach", "log", "assign", "script", "send", "cancel"]
@@ -25,81 +37,163 @@ struct SCXMLBuilder {
 
     static let scxmlEventProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
+    // The allowed attributes and children of each element.
+    static let documentAttributes = ["initial", "name", "version", "datamodel", "binding"]
+    static let documentChildren = ["state", "parallel", "final", "datamodel", "script"]
+    static let stateAttributes = ["id", "initial"]
+    static let stateChildren = [
+        "onentry", "onexit", "transition", "initial", "state", "parallel", "final", "history", "datamodel", "invoke",
+    ]
+    static let parallelAttributes = ["id"]
+    static let parallelChildren = [
+        "onentry", "onexit", "transition", "state", "parallel", "history", "datamodel", "invoke",
+    ]
+    static let finalAttributes = ["id"]
+    static let finalChildren = ["onentry", "onexit", "donedata"]
+    static let historyAttributes = ["id", "type"]
+    static let historyChildren = ["transition"]
+    static let transitionAttributes = ["event", "cond", "target", "type"]
+    static let transitionChildren = ["transition"]
+    static let noNames: [String] = []
+    static let dataChildren = ["data"]
+    static let dataAttributes = ["id", "src", "expr"]
+    static let exprAttributes = ["expr"]
+    static let paramAttributes = ["name", "expr", "location"]
+    static let doneDataChildren = ["content", "param"]
+    static let invokeAttributes = ["type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward"]
+    static let invokeChildren = ["param", "finalize", "content"]
+    static let eventAttributes = ["event"]
+    static let foreachAttributes = ["array", "item", "index"]
+    static let logAttributes = ["label", "expr"]
+    static let assignAttributes = ["location", "expr"]
+    static let cancelAttributes = ["sendid", "sendidexpr"]
+    static let condAttributes = ["cond"]
+    static let srcAttributes = ["src"]
+    static let sendAttributes = [
+        "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay", "delayexpr",
+        "namelist",
+    ]
+    static let sendChildren = ["param", "content"]
+
     // MARK: - Reporting
 
-    func location(_ element: XMLElement) -> SCXMLSourceLocation {
-        SCXMLSourceLocation(file: fileName, line: element.line, column: element.column)
+    @inline(__always)
+    func location(_ element: Element) -> SCXMLSourceLocation {
+        SCXMLSourceLocation(file: fileName, line: tree.line(element), column: tree.column(element))
     }
 
-    mutating func report(_ element: XMLElement, _ message: String) {
-        diagnostics.append(SCXMLDiagnostic(location: location(element), element: element.localName, message: message))
+    mutating func report(_ element: Element, _ message: String) {
+        diagnostics.append(SCXMLDiagnostic(location: location(element), element: tree.localName(element), message: message))
     }
 
     /// `<state id='s1'>`, or `<state>` when the element has no id.
-    static func describe(_ element: XMLElement) -> String {
-        if let id = element.attributes.first(where: { $0.namespaceURI == nil && $0.localName == "id" })?.value {
-            return "<\(element.localName) id='\(id)'>"
+    func describe(_ element: Element) -> String {
+        let name = tree.localName(element)
+        if let id = tree.attribute("id", of: element) {
+            return "<\(name) id='\(id)'>"
         }
-        return "<\(element.localName)>"
+        return "<\(name)>"
     }
 
     // MARK: - Attributes
 
-    /// An element's SCXML attributes by name. Elements have a handful, so a list searched by name
-    /// costs less than a dictionary built per element.
+    /// An element's SCXML attributes: those without a namespace that the element allows.
     struct AttributeValues {
-        private var entries: [(name: String, value: String)] = []
+        unowned(unsafe) let tree: XMLTree
+        let first: Int32
+        /// Bit `i`: attribute `first + i` is one of the element's SCXML attributes.
+        var accepted: UInt64 = 0
+        /// Accepted attributes past the 64th, if any.
+        var more: [Int32] = []
+
+        init(tree: XMLTree, first: Int32) {
+            self.tree = tree
+            self.first = first
+        }
+
+        /// The index in the tree of the attribute `name`, if the element has it.
+        func index(of name: String) -> Int? {
+            var bits = accepted
+            while bits != 0 {
+                let attribute = Int(first) + bits.trailingZeroBitCount
+                bits &= bits - 1
+                if tree.strings[Int(tree.attributes[attribute].name)] == name { return attribute }
+            }
+            for attribute in more where tree.strings[Int(tree.attributes[Int(attribute)].name)] == name {
+                return Int(attribute)
+            }
+            return nil
+        }
 
         subscript(name: String) -> String? {
-            get {
-                for entry in entries where entry.name == name { return entry.value }
-                return nil
-            }
-            set {
-                if let index = entries.firstIndex(where: { $0.name == name }) {
-                    if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
-                } else if let newValue {
-                    entries.append((name, newValue))
+            index(of: name).map { tree.attributeValue($0) }
+        }
+
+        /// Whether the attribute is present.
+        func has(_ name: String) -> Bool { index(of: name) != nil }
+
+        /// The attribute's value split at whitespace (``SCXMLBuilder/tokens(_:)``), and whether
+        /// the attribute is present.
+        func tokens(_ name: String) -> (tokens: [String], present: Bool) {
+            guard let attribute = index(of: name) else { return ([], false) }
+            let record = tree.attributes[attribute]
+            // ASCII without "\r": split the bytes; a value without separators is one token.
+            let split: [String]? = tree.bytes.withUnsafeBufferPointer { buffer in
+                let value = UnsafeBufferPointer(rebasing: buffer[Int(record.valueStart)..<Int(record.valueStart + record.valueCount)])
+                var separators = false
+                for byte in value {
+                    if byte >= 0x80 || byte == 0x0D { return nil }
+                    if byte == 0x20 || byte == 0x09 || byte == 0x0A { separators = true }
+                }
+                if !separators { return value.isEmpty ? [] : [String(decoding: value, as: UTF8.self)] }
+                return value.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }).map {
+                    String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self)
                 }
             }
+            return (split ?? SCXMLBuilder.tokens(tree.attributeValue(attribute)), true)
         }
     }
 
     /// The element's attributes without a namespace, reporting those SCXML does not define for it.
     /// Attributes in other namespaces (`xml:lang`, extensions) are ignored.
-    mutating func attributes(of element: XMLElement, allowed: [String]) -> AttributeValues {
-        var values = AttributeValues()
-        for attribute in element.attributes where attribute.namespaceURI == nil {
-            let name = attribute.localName
+    mutating func attributes(of element: Element, allowed: [String]) -> AttributeValues {
+        let range = tree.attributeRange(element)
+        var values = AttributeValues(tree: tree, first: Int32(range.lowerBound))
+        for attribute in range where tree.attributes[attribute].namespace < 0 {
+            let name = tree.strings[Int(tree.attributes[attribute].name)]
             if allowed.contains(name) {
-                values[name] = attribute.value
-            } else if element.localName == "parallel" && name == "initial" {
-                report(
-                    element,
-                    "<parallel> cannot have an 'initial' attribute: all children of a parallel state are entered "
-                        + "together; remove it")
-            } else if allowed.isEmpty {
-                report(element, "<\(element.localName)> takes no attributes; remove '\(name)'")
+                let offset = attribute - range.lowerBound
+                if offset < 64 { values.accepted |= 1 << UInt64(offset) } else { values.more.append(Int32(attribute)) }
             } else {
-                var message = "<\(element.localName)> has no attribute '\(name)'"
-                if let suggestion = Suggestions.closest(to: name, in: allowed) {
-                    message += " (did you mean '\(suggestion)'?)"
+                let elementName = tree.localName(element)
+                if elementName == "parallel" && name == "initial" {
+                    report(
+                        element,
+                        "<parallel> cannot have an 'initial' attribute: all children of a parallel state are entered "
+                            + "together; remove it")
+                } else if allowed.isEmpty {
+                    report(element, "<\(elementName)> takes no attributes; remove '\(name)'")
+                } else {
+                    var message = "<\(elementName)> has no attribute '\(name)'"
+                    if let suggestion = Suggestions.closest(to: name, in: allowed) {
+                        message += " (did you mean '\(suggestion)'?)"
+                    }
+                    message += "; its attributes are \(Suggestions.quotedList(allowed))"
+                    report(element, message)
                 }
-                message += "; its attributes are \(Suggestions.quotedList(allowed))"
-                report(element, message)
             }
         }
         return values
     }
 
     /// A required attribute's value, or `nil` after reporting it missing or empty.
-    mutating func required(_ name: String, _ values: AttributeValues, _ element: XMLElement) -> String? {
+    mutating func required(_ name: String, _ values: AttributeValues, _ element: Element) -> String? {
         guard let value = values[name] else {
-            report(element, "<\(element.localName)> is missing the required attribute '\(name)'")
+            report(element, "<\(tree.localName(element))> is missing the required attribute '\(name)'")
             return nil
         }
         guard !value.isBlank else {
-            report(element, "<\(element.localName)> has an empty '\(name)' attribute; give it a value")
+            report(element, "<\(tree.localName(element))> has an empty '\(name)' attribute; give it a value")
             return nil
         }
         return value
@@ -107,7 +201,7 @@ struct SCXMLBuilder {
 
     /// A pair such as `event`/`eventexpr`, of which at most one may be present.
     mutating func valueSource(
-        _ literal: String, _ expression: String, _ values: AttributeValues, _ element: XMLElement
+        _ literal: String, _ expression: String, _ values: AttributeValues, _ element: Element
     ) -> SCXMLValueSource? {
         switch (values[literal], values[expression]) {
         case (let value?, _?):
@@ -120,7 +214,7 @@ struct SCXMLBuilder {
     }
 
     /// The `id`/`idlocation` pair of `<send>` and `<invoke>`.
-    mutating func idSource(_ values: AttributeValues, _ element: XMLElement) -> SCXMLIDSource? {
+    mutating func idSource(_ values: AttributeValues, _ element: Element) -> SCXMLIDSource? {
         switch (values["id"], values["idlocation"]) {
         case (let value?, _?):
             reportBoth("id", "idlocation", element)
@@ -131,8 +225,8 @@ struct SCXMLBuilder {
         }
     }
 
-    mutating func reportBoth(_ first: String, _ second: String, _ element: XMLElement) {
-        report(element, "<\(element.localName)> cannot have both '\(first)' and '\(second)'; use one of them")
+    mutating func reportBoth(_ first: String, _ second: String, _ element: Element) {
+        report(element, "<\(tree.localName(element))> cannot have both '\(first)' and '\(second)'; use one of them")
     }
 
     /// A whitespace-separated list (`target`, `event`, `initial`, `namelist`).
@@ -154,42 +248,61 @@ struct SCXMLBuilder {
 
     // MARK: - Children
 
-    /// The element's children in the SCXML namespace. Reports text (SCXML elements other than those
-    /// with data content hold only elements) and elements without a namespace; elements in other
-    /// namespaces are extensions and are skipped.
-    mutating func scxmlChildren(of element: XMLElement) -> [XMLElement] {
-        var result: [XMLElement] = []
+    /// Pushes the element's children in the SCXML namespace on the child stack and returns where
+    /// they are; the caller pops them with ``pop(_:)``. Reports text (SCXML elements other than
+    /// those with data content hold only elements) and elements without a namespace; elements in
+    /// other namespaces are extensions and are skipped.
+    mutating func scxmlChildren(of element: Element) -> Range<Int> {
+        let start = childStack.count
         var reportedText = false
-        for child in element.children {
-            switch child {
-            case .text(let text):
-                if !reportedText && !text.isBlank {
+        var child = tree.nodes[Int(element)].firstChild
+        while child >= 0 {
+            switch tree.nodes[Int(child)].kind {
+            case .text, .cdata:
+                if !reportedText && !tree.isBlank(child) {
                     reportedText = true
                     report(
                         element,
-                        "unexpected text '\(Suggestions.snippet(text))' inside <\(element.localName)>; "
+                        "unexpected text '\(Suggestions.snippet(tree.content(child)))' inside <\(tree.localName(element))>; "
                             + "only elements are allowed here")
                 }
-            case .element(let child):
-                if child.namespaceURI == SCXMLDocument.namespace {
-                    result.append(child)
-                } else if child.namespaceURI == nil {
+            case .element:
+                if tree.isSCXML(child) {
+                    childStack.append(child)
+                } else if tree.hasNoNamespace(child) {
                     report(
                         child,
-                        "<\(child.localName)> has no namespace; SCXML elements belong in the namespace "
+                        "<\(tree.localName(child))> has no namespace; SCXML elements belong in the namespace "
                             + "'\(SCXMLDocument.namespace)' and extension elements in a namespace of their own")
                 }
             case .comment, .processingInstruction:
                 break
             }
+            child = tree.nodes[Int(child)].nextSibling
         }
+        return start..<childStack.count
+    }
+
+    /// Pops children pushed by ``scxmlChildren(of:)``.
+    @inline(__always)
+    mutating func pop(_ children: Range<Int>) {
+        childStack.removeLast(children.count)
+    }
+
+    @inline(__always)
+    func child(_ index: Int) -> Element { childStack[index] }
+
+    /// How many of the pushed children are named `name`.
+    func count(_ name: String, in children: Range<Int>) -> Int {
+        var result = 0
+        for index in children where tree.localName(childStack[index]) == name { result += 1 }
         return result
     }
 
     /// Reports an SCXML element that is not allowed where it is.
-    mutating func misplaced(_ child: XMLElement, in parent: XMLElement, allowed: [String]) {
-        let name = child.localName
-        let parentName = parent.localName
+    mutating func misplaced(_ child: Element, in parent: Element, allowed: [String]) {
+        let name = tree.localName(child)
+        let parentName = tree.localName(parent)
         if !Self.knownElements.contains(name) {
             var message = "<\(name)> is not an SCXML element"
             if let suggestion = Suggestions.closest(to: name, in: allowed.isEmpty ? Array(Self.knownElements) : allowed) {
@@ -229,9 +342,9 @@ struct SCXMLBuilder {
     }
 
     /// Reports a second occurrence of a child that may occur only once.
-    mutating func once(_ child: XMLElement, in parent: XMLElement, seen: inout Bool) -> Bool {
+    mutating func once(_ child: Element, in parent: Element, seen: inout Bool) -> Bool {
         if seen {
-            report(child, "\(Self.describe(parent)) can have only one <\(child.localName)>")
+            report(child, "\(describe(parent)) can have only one <\(tree.localName(child))>")
             return false
         }
         seen = true
@@ -239,30 +352,30 @@ struct SCXMLBuilder {
     }
 
     /// Reports any children of an element that must be empty.
-    mutating func expectNoChildren(_ element: XMLElement) {
-        for child in scxmlChildren(of: element) { misplaced(child, in: element, allowed: []) }
+    mutating func expectNoChildren(_ element: Element) {
+        let children = scxmlChildren(of: element)
+        for index in children { misplaced(child(index), in: element, allowed: []) }
+        pop(children)
     }
 
     /// Inline content: text, or XML (serialized with the namespaces in scope). `nil` when there is
     /// nothing but whitespace and comments.
-    func inlineContent(of element: XMLElement, scope: XMLNamespaceScope) -> SCXMLInlineContent? {
-        let hasElements = element.children.contains { if case .element = $0 { return true } else { return false } }
-        if hasElements { return .markup(XMLSerializer.serializeChildren(of: element, scope: scope)) }
-        let text = element.text
-        return text.isBlank ? nil : .text(text)
+    func inlineContent(of element: Element) -> SCXMLInlineContent? {
+        if tree.hasElementChildren(element) { return .markup(XMLSerializer.serializeChildren(of: element, in: tree)) }
+        if tree.isTextBlank(element) { return nil }
+        return .text(tree.text(element))
     }
 
     // MARK: - Document and states
-    //
-    // Every build function takes the namespace scope of the element's parent.
 
-    mutating func buildDocument(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLDocument {
-        let inner = scope.entering(element)
-        let values = attributes(of: element, allowed: ["initial", "name", "version", "datamodel", "binding"])
+    mutating func buildDocument(_ element: Element) -> SCXMLDocument {
+        let values = attributes(of: element, allowed: Self.documentAttributes)
+        let version = values["version"]
+        let initial = values["initial"]
         var document = SCXMLDocument(
-            sourceLocation: location(element), name: values["name"], version: values["version"] ?? "1.0",
-            initial: Self.tokens(values["initial"]), datamodel: values["datamodel"])
-        if let version = values["version"] {
+            sourceLocation: location(element), name: values["name"], version: version ?? "1.0",
+            initial: Self.tokens(initial), datamodel: values["datamodel"])
+        if let version {
             if version != "1.0" {
                 report(element, "<scxml> has version '\(version)'; SCXML 1.0 documents must have version=\"1.0\"")
             }
@@ -276,33 +389,35 @@ struct SCXMLBuilder {
                 report(element, "<scxml> has binding '\(binding)'; expected 'early' or 'late'")
             }
         }
-        if values["initial"] != nil && document.initial.isEmpty {
+        if initial != nil && document.initial.isEmpty {
             report(element, "<scxml> has an empty 'initial' attribute; name a state or remove the attribute")
         }
-        let allowed = ["state", "parallel", "final", "datamodel", "script"]
         var seenDatamodel = false
         var seenScript = false
-        for child in scxmlChildren(of: element) {
-            switch child.localName {
+        let children = scxmlChildren(of: element)
+        document.states.reserveCapacity(children.count)
+        for index in children {
+            let child = child(index)
+            switch tree.localName(child) {
             case "state", "parallel", "final":
-                document.states.append(buildState(child, scope: inner))
+                document.states.append(buildState(child))
             case "datamodel":
                 if once(child, in: element, seen: &seenDatamodel) {
-                    document.datamodelElement = buildDataModel(child, scope: inner)
+                    document.datamodelElement = buildDataModel(child)
                 }
             case "script":
                 let script = buildScript(child)
                 if once(child, in: element, seen: &seenScript) { document.script = script }
             default:
-                misplaced(child, in: element, allowed: allowed)
+                misplaced(child, in: element, allowed: Self.documentChildren)
             }
         }
+        pop(children)
         return document
     }
 
-    mutating func buildState(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLState {
-        let inner = scope.entering(element)
-        let kind = SCXMLState.Kind(rawValue: element.localName) ?? .state
+    mutating func buildState(_ element: Element) -> SCXMLState {
+        let kind = SCXMLState.Kind(rawValue: tree.localName(element)) ?? .state
         stateCount += 1
         if stateCount == limits.maxStates + 1 {
             report(
@@ -314,32 +429,29 @@ struct SCXMLBuilder {
         let allowedChildren: [String]
         switch kind {
         case .state:
-            allowedAttributes = ["id", "initial"]
-            allowedChildren = [
-                "onentry", "onexit", "transition", "initial", "state", "parallel", "final", "history", "datamodel",
-                "invoke",
-            ]
+            allowedAttributes = Self.stateAttributes
+            allowedChildren = Self.stateChildren
         case .parallel:
-            allowedAttributes = ["id"]
-            allowedChildren = [
-                "onentry", "onexit", "transition", "state", "parallel", "history", "datamodel", "invoke",
-            ]
+            allowedAttributes = Self.parallelAttributes
+            allowedChildren = Self.parallelChildren
         case .final:
-            allowedAttributes = ["id"]
-            allowedChildren = ["onentry", "onexit", "donedata"]
+            allowedAttributes = Self.finalAttributes
+            allowedChildren = Self.finalChildren
         case .history:
-            allowedAttributes = ["id", "type"]
-            allowedChildren = ["transition"]
+            allowedAttributes = Self.historyAttributes
+            allowedChildren = Self.historyChildren
         }
         let values = attributes(of: element, allowed: allowedAttributes)
+        let id = values["id"]
+        let initial = values.tokens("initial")
         var state = SCXMLState(
-            kind: kind, id: values["id"] ?? "", isGeneratedID: values["id"] == nil, sourceLocation: location(element),
-            initial: Self.tokens(values["initial"]))
-        if let id = values["id"], id.isEmpty || id.containsWhitespace {
-            report(element, "<\(element.localName)> has the id '\(id)'; a state id must be non-empty and contain no whitespace")
+            kind: kind, id: id ?? "", isGeneratedID: id == nil, sourceLocation: location(element),
+            initial: initial.tokens)
+        if let id, id.isEmpty || id.containsWhitespace {
+            report(element, "<\(tree.localName(element))> has the id '\(id)'; a state id must be non-empty and contain no whitespace")
         }
-        if values["initial"] != nil && state.initial.isEmpty {
-            report(element, "\(Self.describe(element)) has an empty 'initial' attribute; name a child state or remove the attribute")
+        if initial.present && state.initial.isEmpty {
+            report(element, "\(describe(element)) has an empty 'initial' attribute; name a child state or remove the attribute")
         }
         if kind == .history {
             state.historyType = .shallow
@@ -356,48 +468,66 @@ struct SCXMLBuilder {
         var seenDatamodel = false
         var seenDonedata = false
         var transitionCount = 0
-        for child in scxmlChildren(of: element) {
-            guard allowedChildren.contains(child.localName) else {
+        let children = scxmlChildren(of: element)
+        if children.count > 1 {
+            // Most children are transitions or states: size those arrays once.
+            var transitions = 0
+            var states = 0
+            for index in children {
+                switch tree.localName(child(index)) {
+                case "transition": transitions += 1
+                case "state", "parallel", "final", "history": states += 1
+                default: break
+                }
+            }
+            if transitions > 1 && kind != .history { state.transitions.reserveCapacity(transitions) }
+            if states > 1 { state.children.reserveCapacity(states) }
+        }
+        for index in children {
+            let child = child(index)
+            let name = tree.localName(child)
+            guard allowedChildren.contains(name) else {
                 misplaced(child, in: element, allowed: allowedChildren)
                 continue
             }
-            switch child.localName {
+            switch name {
             case "onentry":
-                state.onEntry.append(buildBlock(child, scope: inner))
+                state.onEntry.append(buildBlock(child))
             case "onexit":
-                state.onExit.append(buildBlock(child, scope: inner))
+                state.onExit.append(buildBlock(child))
             case "transition":
                 transitionCount += 1
                 let role: TransitionRole = kind == .history ? .history : .state
-                let transition = buildTransition(child, scope: inner, role: role)
+                let transition = buildTransition(child, role: role)
                 if kind != .history || transitionCount == 1 { state.transitions.append(transition) }
             case "initial":
-                let initial = buildInitial(child, scope: inner)
+                let initial = buildInitial(child)
                 if once(child, in: element, seen: &seenInitial) { state.initialElement = initial }
             case "state", "parallel", "final", "history":
-                state.children.append(buildState(child, scope: inner))
+                state.children.append(buildState(child))
             case "datamodel":
-                let datamodel = buildDataModel(child, scope: inner)
+                let datamodel = buildDataModel(child)
                 if once(child, in: element, seen: &seenDatamodel) { state.datamodelElement = datamodel }
             case "invoke":
-                state.invokes.append(buildInvoke(child, scope: inner))
+                state.invokes.append(buildInvoke(child))
             case "donedata":
-                let doneData = buildDoneData(child, scope: inner)
+                let doneData = buildDoneData(child)
                 if once(child, in: element, seen: &seenDonedata) { state.doneData = doneData }
             default:
                 misplaced(child, in: element, allowed: allowedChildren)
             }
         }
+        pop(children)
         if kind == .history {
             if transitionCount == 0 {
                 report(
                     element,
-                    "\(Self.describe(element)) needs a <transition> whose target is the default history "
+                    "\(describe(element)) needs a <transition> whose target is the default history "
                         + "configuration, used before the parent state has been visited")
             } else if transitionCount > 1 {
                 report(
                     element,
-                    "\(Self.describe(element)) can have only one <transition> (its default history "
+                    "\(describe(element)) can have only one <transition> (its default history "
                         + "configuration); found \(transitionCount)")
             }
         }
@@ -410,12 +540,13 @@ struct SCXMLBuilder {
         case state, initial, history
     }
 
-    mutating func buildTransition(_ element: XMLElement, scope: XMLNamespaceScope, role: TransitionRole) -> SCXMLTransition {
-        let inner = scope.entering(element)
-        let values = attributes(of: element, allowed: ["event", "cond", "target", "type"])
+    mutating func buildTransition(_ element: Element, role: TransitionRole) -> SCXMLTransition {
+        let values = attributes(of: element, allowed: Self.transitionAttributes)
+        let events = values.tokens("event")
+        let cond = values["cond"]
         var transition = SCXMLTransition(
-            sourceLocation: location(element), events: Self.tokens(values["event"]), cond: values["cond"],
-            targets: Self.tokens(values["target"]))
+            sourceLocation: location(element), events: events.tokens, cond: cond,
+            targets: values.tokens("target").tokens)
         if let type = values["type"] {
             if let value = SCXMLTransitionType(rawValue: type) {
                 transition.type = value
@@ -434,10 +565,10 @@ struct SCXMLBuilder {
                 role == .initial
                 ? "it is taken unconditionally when the parent state is entered"
                 : "it gives the default history configuration"
-            if values["event"] != nil {
+            if events.present {
                 report(element, "the <transition> of \(owner) cannot have an 'event' attribute: \(purpose)")
             }
-            if values["cond"] != nil {
+            if cond != nil {
                 report(element, "the <transition> of \(owner) cannot have a 'cond' attribute: \(purpose)")
             }
             if transition.targets.isEmpty {
@@ -447,21 +578,23 @@ struct SCXMLBuilder {
                         + (role == .initial ? "initial state(s)" : "history state(s)"))
             }
         }
-        transition.actions = buildActions(in: element, scope: inner)
+        transition.actions = buildActions(in: element)
         return transition
     }
 
-    mutating func buildInitial(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLInitial? {
-        let inner = scope.entering(element)
-        _ = attributes(of: element, allowed: [])
+    mutating func buildInitial(_ element: Element) -> SCXMLInitial? {
+        _ = attributes(of: element, allowed: Self.noNames)
         var transitions: [SCXMLTransition] = []
-        for child in scxmlChildren(of: element) {
-            if child.localName == "transition" {
-                transitions.append(buildTransition(child, scope: inner, role: .initial))
+        let children = scxmlChildren(of: element)
+        for index in children {
+            let child = child(index)
+            if tree.localName(child) == "transition" {
+                transitions.append(buildTransition(child, role: .initial))
             } else {
-                misplaced(child, in: element, allowed: ["transition"])
+                misplaced(child, in: element, allowed: Self.transitionChildren)
             }
         }
+        pop(children)
         guard let first = transitions.first else {
             report(element, "<initial> needs exactly one <transition> naming the default initial state(s); found none")
             return nil
@@ -474,24 +607,26 @@ struct SCXMLBuilder {
 
     // MARK: - Data
 
-    mutating func buildDataModel(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLDataModel {
-        let inner = scope.entering(element)
-        _ = attributes(of: element, allowed: [])
+    mutating func buildDataModel(_ element: Element) -> SCXMLDataModel {
+        _ = attributes(of: element, allowed: Self.noNames)
         var datamodel = SCXMLDataModel(sourceLocation: location(element))
-        for child in scxmlChildren(of: element) {
-            if child.localName == "data" {
-                if let data = buildData(child, scope: inner) { datamodel.data.append(data) }
+        let children = scxmlChildren(of: element)
+        for index in children {
+            let child = child(index)
+            if tree.localName(child) == "data" {
+                if let data = buildData(child) { datamodel.data.append(data) }
             } else {
-                misplaced(child, in: element, allowed: ["data"])
+                misplaced(child, in: element, allowed: Self.dataChildren)
             }
         }
+        pop(children)
         return datamodel
     }
 
-    mutating func buildData(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLData? {
-        let values = attributes(of: element, allowed: ["id", "src", "expr"])
+    mutating func buildData(_ element: Element) -> SCXMLData? {
+        let values = attributes(of: element, allowed: Self.dataAttributes)
         let id = required("id", values, element)
-        let inline = inlineContent(of: element, scope: scope)
+        let inline = inlineContent(of: element)
         var sources: [String] = []
         if values["expr"] != nil { sources.append("'expr'") }
         if values["src"] != nil { sources.append("'src'") }
@@ -499,7 +634,7 @@ struct SCXMLBuilder {
         if sources.count > 1 {
             report(
                 element,
-                "\(Self.describe(element)) can have only one of 'expr', 'src' or inline content; found "
+                "\(describe(element)) can have only one of 'expr', 'src' or inline content; found "
                     + sources.joined(separator: " and "))
         }
         guard let id else { return nil }
@@ -510,53 +645,58 @@ struct SCXMLBuilder {
         return SCXMLData(sourceLocation: location(element), id: id, value: value)
     }
 
-    mutating func buildContent(_ element: XMLElement, scope: XMLNamespaceScope, inInvoke: Bool) -> SCXMLContent {
-        let values = attributes(of: element, allowed: ["expr"])
-        var inline = inlineContent(of: element, scope: scope)
+    mutating func buildContent(_ element: Element, inInvoke: Bool) -> SCXMLContent {
+        let values = attributes(of: element, allowed: Self.exprAttributes)
+        var inline = inlineContent(of: element)
         if inInvoke, case .markup(let markup)? = inline {
-            let elements = element.elementChildren
-            if elements.count == 1, let root = elements.first, root.localName == "scxml",
-                root.namespaceURI == SCXMLDocument.namespace, element.text.isBlank
+            let elements = tree.elementChildren(element)
+            if elements.count == 1, let root = elements.first, tree.localName(root) == "scxml",
+                tree.isSCXML(root), tree.isTextBlank(element)
             {
-                let nested = buildDocument(root, scope: scope.entering(element))
+                let nested = buildDocument(root)
                 inline = .document(nested, markup: markup)
             }
         }
-        if values["expr"] != nil && inline != nil {
+        let expr = values["expr"]
+        if expr != nil && inline != nil {
             report(element, "<content> cannot have both an 'expr' attribute and child content; use one of them")
         }
         let value: SCXMLContent.Value? =
-            if let expr = values["expr"] { .expression(expr) } else { inline.map { .inline($0) } }
+            if let expr { .expression(expr) } else { inline.map { .inline($0) } }
         return SCXMLContent(sourceLocation: location(element), value: value)
     }
 
-    mutating func buildParam(_ element: XMLElement) -> SCXMLParam? {
-        let values = attributes(of: element, allowed: ["name", "expr", "location"])
+    mutating func buildParam(_ element: Element) -> SCXMLParam? {
+        let values = attributes(of: element, allowed: Self.paramAttributes)
         expectNoChildren(element)
         let name = required("name", values, element)
-        if values["expr"] != nil && values["location"] != nil { reportBoth("expr", "location", element) }
+        let expr = values["expr"]
+        let location = values["location"]
+        if expr != nil && location != nil { reportBoth("expr", "location", element) }
         guard let name else { return nil }
         let value: SCXMLParam.Value? =
-            if let expr = values["expr"] { .expression(expr) } else { values["location"].map { .location($0) } }
-        return SCXMLParam(sourceLocation: location(element), name: name, value: value)
+            if let expr { .expression(expr) } else { location.map { .location($0) } }
+        return SCXMLParam(sourceLocation: self.location(element), name: name, value: value)
     }
 
-    mutating func buildDoneData(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLDoneData {
-        let inner = scope.entering(element)
-        _ = attributes(of: element, allowed: [])
+    mutating func buildDoneData(_ element: Element) -> SCXMLDoneData {
+        _ = attributes(of: element, allowed: Self.noNames)
         var doneData = SCXMLDoneData(sourceLocation: location(element))
         var seenContent = false
-        for child in scxmlChildren(of: element) {
-            switch child.localName {
+        let children = scxmlChildren(of: element)
+        for index in children {
+            let child = child(index)
+            switch tree.localName(child) {
             case "content":
-                let content = buildContent(child, scope: inner, inInvoke: false)
+                let content = buildContent(child, inInvoke: false)
                 if once(child, in: element, seen: &seenContent) { doneData.content = content }
             case "param":
                 if let param = buildParam(child) { doneData.params.append(param) }
             default:
-                misplaced(child, in: element, allowed: ["content", "param"])
+                misplaced(child, in: element, allowed: Self.doneDataChildren)
             }
         }
+        pop(children)
         if doneData.content != nil && !doneData.params.isEmpty {
             report(element, "<donedata> cannot have both a <content> child and <param> children; use one of them")
         }
@@ -565,11 +705,8 @@ struct SCXMLBuilder {
 
     // MARK: - Invoke
 
-    mutating func buildInvoke(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLInvoke {
-        let inner = scope.entering(element)
-        let values = attributes(
-            of: element,
-            allowed: ["type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward"])
+    mutating func buildInvoke(_ element: Element) -> SCXMLInvoke {
+        let values = attributes(of: element, allowed: Self.invokeAttributes)
         var invoke = SCXMLInvoke(
             sourceLocation: location(element), type: valueSource("type", "typeexpr", values, element),
             src: valueSource("src", "srcexpr", values, element), id: idSource(values, element),
@@ -583,22 +720,25 @@ struct SCXMLBuilder {
         }
         var seenContent = false
         var seenFinalize = false
-        for child in scxmlChildren(of: element) {
-            switch child.localName {
+        let children = scxmlChildren(of: element)
+        for index in children {
+            let child = child(index)
+            switch tree.localName(child) {
             case "param":
                 if let param = buildParam(child) { invoke.params.append(param) }
             case "content":
-                let content = buildContent(child, scope: inner, inInvoke: true)
+                let content = buildContent(child, inInvoke: true)
                 if once(child, in: element, seen: &seenContent) { invoke.content = content }
             case "finalize":
-                let block = buildBlock(child, scope: inner)
+                let block = buildBlock(child)
                 if once(child, in: element, seen: &seenFinalize) { invoke.finalize = block }
             default:
-                misplaced(child, in: element, allowed: ["param", "finalize", "content"])
+                misplaced(child, in: element, allowed: Self.invokeChildren)
             }
         }
+        pop(children)
         if invoke.content != nil, invoke.src != nil {
-            let attribute = values["src"] != nil ? "src" : "srcexpr"
+            let attribute = values.has("src") ? "src" : "srcexpr"
             report(element, "<invoke> cannot have both '\(attribute)' and a <content> child; use one of them")
         }
         if !invoke.namelist.isEmpty && !invoke.params.isEmpty {
@@ -609,62 +749,63 @@ struct SCXMLBuilder {
 
     // MARK: - Executable content
 
-    mutating func buildBlock(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLExecutableBlock {
-        _ = attributes(of: element, allowed: [])
-        return SCXMLExecutableBlock(
-            sourceLocation: location(element), actions: buildActions(in: element, scope: scope.entering(element)))
+    mutating func buildBlock(_ element: Element) -> SCXMLExecutableBlock {
+        _ = attributes(of: element, allowed: Self.noNames)
+        return SCXMLExecutableBlock(sourceLocation: location(element), actions: buildActions(in: element))
     }
 
-    /// The executable content inside `container`; `scope` includes the container's declarations.
-    mutating func buildActions(in container: XMLElement, scope: XMLNamespaceScope) -> [SCXMLExecutable] {
+    /// The executable content inside `container`.
+    mutating func buildActions(in container: Element) -> [SCXMLExecutable] {
         var actions: [SCXMLExecutable] = []
-        for child in scxmlChildren(of: container) {
-            if let action = buildAction(child, in: container, scope: scope) { actions.append(action) }
+        let children = scxmlChildren(of: container)
+        for index in children {
+            if let action = buildAction(child(index), in: container) { actions.append(action) }
         }
+        pop(children)
         return actions
     }
 
-    mutating func buildAction(_ element: XMLElement, in parent: XMLElement, scope: XMLNamespaceScope) -> SCXMLExecutable? {
-        let inner = scope.entering(element)
-        switch element.localName {
+    mutating func buildAction(_ element: Element, in parent: Element) -> SCXMLExecutable? {
+        switch tree.localName(element) {
         case "raise":
-            let values = attributes(of: element, allowed: ["event"])
+            let values = attributes(of: element, allowed: Self.eventAttributes)
             expectNoChildren(element)
             guard let event = required("event", values, element) else { return nil }
             return .raise(SCXMLRaise(sourceLocation: location(element), event: event))
         case "if":
-            return buildIf(element, scope: inner).map { .if($0) }
+            return buildIf(element).map { .if($0) }
         case "foreach":
-            let values = attributes(of: element, allowed: ["array", "item", "index"])
+            let values = attributes(of: element, allowed: Self.foreachAttributes)
             let array = required("array", values, element)
             let item = required("item", values, element)
-            let actions = buildActions(in: element, scope: inner)
+            let actions = buildActions(in: element)
             guard let array, let item else { return nil }
             return .foreach(
                 SCXMLForeach(
                     sourceLocation: location(element), array: array, item: item, index: values["index"],
                     actions: actions))
         case "log":
-            let values = attributes(of: element, allowed: ["label", "expr"])
+            let values = attributes(of: element, allowed: Self.logAttributes)
             expectNoChildren(element)
             return .log(SCXMLLog(sourceLocation: location(element), label: values["label"], expr: values["expr"]))
         case "assign":
-            let values = attributes(of: element, allowed: ["location", "expr"])
+            let values = attributes(of: element, allowed: Self.assignAttributes)
             let target = required("location", values, element)
-            let inline = inlineContent(of: element, scope: scope)
-            if values["expr"] != nil && inline != nil {
+            let inline = inlineContent(of: element)
+            let expr = values["expr"]
+            if expr != nil && inline != nil {
                 report(element, "<assign> cannot have both an 'expr' attribute and inline content; use one of them")
             }
             guard let target else { return nil }
             let value: SCXMLAssign.Value? =
-                if let expr = values["expr"] { .expression(expr) } else { inline.map { .inline($0) } }
+                if let expr { .expression(expr) } else { inline.map { .inline($0) } }
             return .assign(SCXMLAssign(sourceLocation: location(element), location: target, value: value))
         case "script":
             return .script(buildScript(element))
         case "send":
-            return .send(buildSend(element, scope: scope))
+            return .send(buildSend(element))
         case "cancel":
-            let values = attributes(of: element, allowed: ["sendid", "sendidexpr"])
+            let values = attributes(of: element, allowed: Self.cancelAttributes)
             expectNoChildren(element)
             guard let sendID = valueSource("sendid", "sendidexpr", values, element) else {
                 report(element, "<cancel> needs a 'sendid' or 'sendidexpr' attribute naming the <send> to cancel")
@@ -677,63 +818,64 @@ struct SCXMLBuilder {
         }
     }
 
-    /// `<if>`: its own branch, then one per `<elseif>` and `<else>`; `scope` includes the `<if>`'s declarations.
-    mutating func buildIf(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLIf? {
-        let values = attributes(of: element, allowed: ["cond"])
+    /// `<if>`: its own branch, then one per `<elseif>` and `<else>`.
+    mutating func buildIf(_ element: Element) -> SCXMLIf? {
+        let values = attributes(of: element, allowed: Self.condAttributes)
         let cond = required("cond", values, element)
         var branches = [SCXMLIf.Branch(sourceLocation: location(element), cond: cond)]
-        var elseElement: XMLElement? = nil
-        for child in scxmlChildren(of: element) {
-            switch child.localName {
+        var elseElement: Element? = nil
+        let children = scxmlChildren(of: element)
+        for index in children {
+            let child = child(index)
+            let name = tree.localName(child)
+            switch name {
             case "elseif", "else":
-                let isElse = child.localName == "else"
-                let childValues = attributes(of: child, allowed: isElse ? [] : ["cond"])
+                let isElse = name == "else"
+                let childValues = attributes(of: child, allowed: isElse ? Self.noNames : Self.condAttributes)
                 if elseElement != nil {
                     report(
                         child,
-                        "<\(child.localName)> cannot come after <else> in the same <if>; <else> must be the last branch")
+                        "<\(name)> cannot come after <else> in the same <if>; <else> must be the last branch")
                 }
-                if !child.elementChildren.isEmpty || !child.text.isBlank {
+                if tree.hasElementChildren(child) || !tree.isTextBlank(child) {
                     report(
                         child,
-                        "<\(child.localName)> must be empty: the actions of its branch follow it inside the <if>")
+                        "<\(name)> must be empty: the actions of its branch follow it inside the <if>")
                 }
                 let branchCond = isElse ? nil : required("cond", childValues, child)
                 if isElse { elseElement = child }
                 branches.append(SCXMLIf.Branch(sourceLocation: location(child), cond: isElse ? nil : branchCond ?? ""))
             default:
-                if let action = buildAction(child, in: element, scope: scope) {
+                if let action = buildAction(child, in: element) {
                     branches[branches.count - 1].actions.append(action)
                 }
             }
         }
+        pop(children)
         guard cond != nil else { return nil }
         return SCXMLIf(sourceLocation: location(element), branches: branches)
     }
 
-    mutating func buildScript(_ element: XMLElement) -> SCXMLScript {
-        let values = attributes(of: element, allowed: ["src"])
-        for child in element.elementChildren {
-            report(child, "<script> can contain only text (the script code), not <\(child.localName)>")
+    mutating func buildScript(_ element: Element) -> SCXMLScript {
+        let values = attributes(of: element, allowed: Self.srcAttributes)
+        var child = tree.nodes[Int(element)].firstChild
+        while child >= 0 {
+            if tree.nodes[Int(child)].kind == .element {
+                report(child, "<script> can contain only text (the script code), not <\(tree.localName(child))>")
+            }
+            child = tree.nodes[Int(child)].nextSibling
         }
-        let text = element.text
         if let src = values["src"] {
-            if !text.isBlank {
+            if !tree.isTextBlank(element) {
                 report(element, "<script> cannot have both a 'src' attribute and inline code; use one of them")
             }
             return SCXMLScript(sourceLocation: location(element), source: .src(src))
         }
-        return SCXMLScript(sourceLocation: location(element), source: .inline(text))
+        return SCXMLScript(sourceLocation: location(element), source: .inline(tree.text(element)))
     }
 
-    mutating func buildSend(_ element: XMLElement, scope: XMLNamespaceScope) -> SCXMLSend {
-        let inner = scope.entering(element)
-        let values = attributes(
-            of: element,
-            allowed: [
-                "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay",
-                "delayexpr", "namelist",
-            ])
+    mutating func buildSend(_ element: Element) -> SCXMLSend {
+        let values = attributes(of: element, allowed: Self.sendAttributes)
         var send = SCXMLSend(
             sourceLocation: location(element), event: valueSource("event", "eventexpr", values, element),
             target: valueSource("target", "targetexpr", values, element),
@@ -752,17 +894,20 @@ struct SCXMLBuilder {
                     + "without a target")
         }
         var seenContent = false
-        for child in scxmlChildren(of: element) {
-            switch child.localName {
+        let children = scxmlChildren(of: element)
+        for index in children {
+            let child = child(index)
+            switch tree.localName(child) {
             case "param":
                 if let param = buildParam(child) { send.params.append(param) }
             case "content":
-                let content = buildContent(child, scope: inner, inInvoke: false)
+                let content = buildContent(child, inInvoke: false)
                 if once(child, in: element, seen: &seenContent) { send.content = content }
             default:
-                misplaced(child, in: element, allowed: ["param", "content"])
+                misplaced(child, in: element, allowed: Self.sendChildren)
             }
         }
+        pop(children)
         if send.content != nil {
             if !send.namelist.isEmpty {
                 report(element, "<send> cannot have both a <content> child and a 'namelist' attribute; use one of them")

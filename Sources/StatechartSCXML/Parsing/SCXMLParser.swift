@@ -78,7 +78,8 @@ public enum SCXMLParser {
             throw error(fileName, "the document is empty; an SCXML document needs an <scxml> root element")
         }
 
-        let scan = SourceScanner.scan(SourceText(data: data), maxDepth: limits.maxDepth)
+        let source = SourceText(data: data)
+        let scan = SourceScanner.scan(source, maxDepth: limits.maxDepth)
         if let entity = scan.entityDeclaration {
             throw SCXMLParseError(diagnostics: [
                 LibXML2Reader.entityDeclarationError(fileName, name: entity.name, line: entity.line, column: entity.column)
@@ -95,21 +96,21 @@ public enum SCXMLParser {
             ])
         }
 
-        let xml = LibXML2Reader.parse(data, fileName: fileName, tags: scan.tags)
-        guard let root = xml.root, xml.diagnostics.isEmpty else {
+        let xml = LibXML2Reader.read(data, fileName: fileName, source: source, tags: scan.tags)
+        guard let tree = xml.tree, let root = tree.root, xml.diagnostics.isEmpty else {
             throw SCXMLParseError(diagnostics: sorted(xml.diagnostics))
         }
-        let rootLocation = SCXMLSourceLocation(file: fileName, line: root.line, column: root.column)
-        guard root.localName == "scxml" else {
+        let rootLocation = SCXMLSourceLocation(file: fileName, line: tree.line(root), column: tree.column(root))
+        guard tree.localName(root) == "scxml" else {
             throw SCXMLParseError(diagnostics: [
                 SCXMLDiagnostic(
-                    location: rootLocation, element: root.localName,
-                    message: "the root element is <\(root.qualifiedName)>; an SCXML document must start with <scxml>")
+                    location: rootLocation, element: tree.localName(root),
+                    message: "the root element is <\(tree.qualifiedName(root))>; an SCXML document must start with <scxml>")
             ])
         }
-        guard root.namespaceURI == SCXMLDocument.namespace else {
+        guard tree.isSCXML(root) else {
             let message =
-                if let namespace = root.namespaceURI {
+                if let namespace = tree.namespaceURI(root) {
                     "<scxml> is in the namespace '\(namespace)'; SCXML documents use "
                         + "xmlns=\"\(SCXMLDocument.namespace)\""
                 } else {
@@ -120,8 +121,8 @@ public enum SCXMLParser {
             ])
         }
 
-        var builder = SCXMLBuilder(fileName: fileName, limits: limits)
-        var document = builder.buildDocument(root, scope: XMLNamespaceScope())
+        var builder = SCXMLBuilder(tree: tree, fileName: fileName, limits: limits)
+        var document = builder.buildDocument(root)
         let diagnostics = xml.diagnostics + builder.diagnostics + SCXMLValidator.validate(&document)
         guard diagnostics.isEmpty else { throw SCXMLParseError(diagnostics: sorted(diagnostics)) }
         return document

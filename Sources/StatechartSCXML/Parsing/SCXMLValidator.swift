@@ -2,6 +2,9 @@
 // one, and every reference to a state (transition targets, `initial` attributes, `<initial>` and
 // `<history>` transitions) resolved, placed where SCXML requires, and enterable together.
 // Documents nested in `<invoke><content>` are checked the same way, each with its own ids.
+//
+// The states are numbered in document order (parents before children, so every subtree is a
+// contiguous range) and described by flat arrays; the model is read in place, never copied.
 
 /// Validates an `SCXMLDocument` and fills in generated state ids.
 struct SCXMLValidator {
@@ -14,15 +17,20 @@ struct SCXMLValidator {
         return validator.diagnostics
     }
 
-    /// One state of the flattened tree.
-    private struct Node {
-        var state: SCXMLState
-        var parent: Int?
-    }
-
-    private var nodes: [Node] = []
+    // The states in document order.
+    private var ids: [String] = []
+    private var kinds: [SCXMLState.Kind] = []
+    private var locations: [SCXMLSourceLocation] = []
+    private var generated: [Bool] = []
+    private var parents: [Int32] = []
+    private var lastDescendants: [Int32] = []
+    private var hasChildStates: [Bool] = []
+    /// The first state with each id (user-written or generated).
     private var indexByID: [String: Int] = [:]
-    private var userIDs: [String] = []
+    private var generatedCount = 0
+    private var nestedDocuments = 0
+    /// The document's own ids in document order, first uses only; built for messages.
+    private var userIDCache: [String]?
 
     private mutating func report(_ location: SCXMLSourceLocation, _ element: String, _ message: String) {
         diagnostics.append(SCXMLDiagnostic(location: location, element: element, message: message))
@@ -31,63 +39,75 @@ struct SCXMLValidator {
     // MARK: - Document
 
     private mutating func validateDocument(_ document: inout SCXMLDocument) {
-        // Unique ids.
-        var firstUse: [String: SCXMLState] = [:]
-        userIDs = []
-        for state in document.allStates where !state.isGeneratedID {
-            if let first = firstUse[state.id] {
-                report(
-                    state.sourceLocation, state.kind.rawValue,
-                    "duplicate state id '\(state.id)': the <\(first.kind.rawValue)> at \(first.sourceLocation) "
-                        + "already uses it; state ids must be unique within a document")
-            } else {
-                firstUse[state.id] = state
-                userIDs.append(state.id)
-            }
-        }
+        // The flat table, and unique user ids.
+        collect(document.states, parent: -1)
 
         // Generated ids: "__<kind><position in document order>", made unique against the document's ids.
-        var used = Set(userIDs)
-        var position = 0
-        Self.assignGeneratedIDs(&document.states, position: &position, used: &used)
-
-        // The flat table.
-        nodes = []
-        indexByID = [:]
-        func flatten(_ states: [SCXMLState], parent: Int?) {
-            for state in states {
-                let index = nodes.count
-                nodes.append(Node(state: state, parent: parent))
-                if indexByID[state.id] == nil { indexByID[state.id] = index }
-                flatten(state.children, parent: index)
-            }
+        if generatedCount > 0 {
+            var position = 0
+            assignGeneratedIDs(&document.states, position: &position)
         }
-        flatten(document.states, parent: nil)
 
         // <scxml initial>
-        let initial = resolve(document.initial, what: "initial state", at: document.sourceLocation, element: "scxml")
-        checkEnterableTogether(initial, what: "initial states", at: document.sourceLocation, element: "scxml")
+        resolveAndCheck(document.initial, what: "initial state", at: document.sourceLocation, element: "scxml",
+            together: "initial states", containedIn: nil)
 
-        for index in nodes.indices { check(index) }
+        var index = 0
+        check(document.states, index: &index)
 
-        Self.validateNested(&document.states, into: &diagnostics)
+        if nestedDocuments > 0 { Self.validateNested(&document.states, into: &diagnostics) }
     }
 
-    private static func assignGeneratedIDs(_ states: inout [SCXMLState], position: inout Int, used: inout Set<String>) {
+    private mutating func collect(_ states: [SCXMLState], parent: Int32) {
+        for position in states.indices {
+            let index = ids.count
+            let id = states[position].id
+            let kind = states[position].kind
+            let isGenerated = states[position].isGeneratedID
+            let location = states[position].sourceLocation
+            ids.append(id)
+            kinds.append(kind)
+            locations.append(location)
+            generated.append(isGenerated)
+            parents.append(parent)
+            lastDescendants.append(Int32(index))
+            let children = states[position].children
+            hasChildStates.append(children.contains { $0.kind != .history })
+            for invoke in states[position].invokes {
+                if case .inline(.document)? = invoke.content?.value { nestedDocuments += 1 }
+            }
+            if isGenerated {
+                generatedCount += 1
+            } else if let first = indexByID[id] {
+                report(
+                    location, kind.rawValue,
+                    "duplicate state id '\(id)': the <\(kinds[first].rawValue)> at \(locations[first]) "
+                        + "already uses it; state ids must be unique within a document")
+            } else {
+                indexByID[id] = index
+            }
+            if !children.isEmpty { collect(children, parent: Int32(index)) }
+            lastDescendants[index] = Int32(ids.count - 1)
+        }
+    }
+
+    private mutating func assignGeneratedIDs(_ states: inout [SCXMLState], position: inout Int) {
         for index in states.indices {
+            let flat = position
             position += 1
             if states[index].isGeneratedID {
                 let base = "__\(states[index].kind.rawValue)\(position)"
                 var candidate = base
                 var suffix = 1
-                while used.contains(candidate) {
+                while indexByID[candidate] != nil {
                     candidate = "\(base)_\(suffix)"
                     suffix += 1
                 }
-                used.insert(candidate)
+                indexByID[candidate] = flat
+                ids[flat] = candidate
                 states[index].id = candidate
             }
-            assignGeneratedIDs(&states[index].children, position: &position, used: &used)
+            if !states[index].children.isEmpty { assignGeneratedIDs(&states[index].children, position: &position) }
         }
     }
 
@@ -107,72 +127,73 @@ struct SCXMLValidator {
         }
     }
 
-    // MARK: - One state
+    // MARK: - States
 
-    private mutating func check(_ index: Int) {
-        let state = nodes[index].state
-        var described: String { describe(index) }     // for messages only: built when one is reported
-        switch state.kind {
+    private mutating func check(_ states: [SCXMLState], index: inout Int) {
+        for position in states.indices {
+            check(states, position, index)
+            index += 1
+            if !states[position].children.isEmpty { check(states[position].children, index: &index) }
+        }
+    }
+
+    /// Checks `states[position]`, the state numbered `index`.
+    private mutating func check(_ states: [SCXMLState], _ position: Int, _ index: Int) {
+        let location = locations[index]
+        var described: String { describe(index) }  // for messages only: built when one is reported
+        switch kinds[index] {
         case .state, .parallel:
-            if !state.initial.isEmpty {
-                if state.childStates.isEmpty {
+            let kindName = kinds[index].rawValue
+            let initial = states[position].initial
+            if !initial.isEmpty {
+                if !hasChildStates[index] {
                     report(
-                        state.sourceLocation, state.kind.rawValue,
+                        location, kindName,
                         "\(described) has an 'initial' attribute but no child states; 'initial' names the child "
                             + "states to enter first, so remove it or add child states")
                 } else {
-                    if state.initialElement != nil {
+                    if states[position].initialElement != nil {
                         report(
-                            state.sourceLocation, state.kind.rawValue,
+                            location, kindName,
                             "\(described) has both an 'initial' attribute and an <initial> element; use only one of them")
                     }
-                    let targets = resolve(state.initial, what: "initial state", at: state.sourceLocation, element: "state")
-                    for (id, target) in targets where !isDescendant(target, of: index) {
-                        report(
-                            state.sourceLocation, state.kind.rawValue,
-                            "initial state '\(id)' of \(described) is not one of its descendants; name a state inside it")
-                    }
-                    checkEnterableTogether(targets, what: "initial states", at: state.sourceLocation, element: "state")
+                    resolveAndCheck(initial, what: "initial state", at: location, element: "state",
+                        together: "initial states", containedIn: index)
                 }
             }
-            if let initial = state.initialElement {
-                if state.childStates.isEmpty {
+            if let initialElement = states[position].initialElement {
+                if !hasChildStates[index] {
                     report(
-                        initial.sourceLocation, "initial",
+                        initialElement.sourceLocation, "initial",
                         "<initial> is only allowed in a state with child states, and \(described) has none")
                 } else {
-                    let transition = initial.transition
-                    let targets = resolve(
-                        transition.targets, what: "transition target", at: transition.sourceLocation, element: "transition")
-                    for (id, target) in targets where !isDescendant(target, of: index) {
-                        report(
-                            transition.sourceLocation, "transition",
-                            "the <initial> transition target '\(id)' is not a descendant of \(described); "
-                                + "the default initial states must be inside the state")
-                    }
-                    checkEnterableTogether(
-                        targets, what: "transition targets", at: transition.sourceLocation, element: "transition")
+                    let transition = initialElement.transition
+                    resolveAndCheck(transition.targets, what: "transition target", at: transition.sourceLocation,
+                        element: "transition", together: "transition targets", containedIn: index, initialElement: true)
                 }
             }
-            checkTransitions(of: state)
+            for transition in states[position].transitions {
+                resolveAndCheck(transition.targets, what: "transition target", at: transition.sourceLocation,
+                    element: "transition", together: "transition targets", containedIn: nil)
+            }
         case .final:
             break
         case .history:
-            guard let parent = nodes[index].parent else { break }
-            let parentState = nodes[parent].state
+            let parent = Int(parents[index])
+            guard parent >= 0 else { break }
             let parentDescribed = describe(parent)
-            if parentState.childStates.isEmpty {
+            if !hasChildStates[parent] {
                 report(
-                    state.sourceLocation, "history",
+                    location, "history",
                     "\(described) is inside \(parentDescribed), which has no child states; a history state restores "
                         + "the children that were active, so its parent needs child states")
             }
-            guard let transition = state.transitions.first else { break }
+            guard let transition = states[position].transitions.first else { break }
             let targets = resolve(
                 transition.targets, what: "transition target", at: transition.sourceLocation, element: "transition")
             for (id, target) in targets {
-                if state.historyType == .shallow {
-                    if nodes[target].parent != parent {
+                if states[position].historyType == .shallow {
+                    if Int(parents[target]) != parent {
                         report(
                             transition.sourceLocation, "transition",
                             "the default target '\(id)' of the shallow \(described) must be a child of "
@@ -189,15 +210,37 @@ struct SCXMLValidator {
         }
     }
 
-    private mutating func checkTransitions(of state: SCXMLState) {
-        for transition in state.transitions {
-            let targets = resolve(
-                transition.targets, what: "transition target", at: transition.sourceLocation, element: "transition")
-            checkEnterableTogether(targets, what: "transition targets", at: transition.sourceLocation, element: "transition")
-        }
-    }
-
     // MARK: - References
+
+    /// Resolves `ids` (reporting those that name no state), reports targets outside the state
+    /// `containedIn` (an `initial` attribute, or an `<initial>` transition when `initialElement`),
+    /// and reports targets that cannot be active together.
+    private mutating func resolveAndCheck(
+        _ ids: [String], what: String, at location: SCXMLSourceLocation, element: String, together: String,
+        containedIn owner: Int?, initialElement: Bool = false
+    ) {
+        if ids.count == 1 && owner == nil {
+            // The common case: one target, nothing to check but that it exists.
+            if indexByID[ids[0]] == nil { reportUnknown(ids[0], what: what, at: location, element: element) }
+            return
+        }
+        let targets = resolve(ids, what: what, at: location, element: element)
+        if let owner {
+            for (id, target) in targets where !isDescendant(target, of: owner) {
+                if initialElement {
+                    report(
+                        location, "transition",
+                        "the <initial> transition target '\(id)' is not a descendant of \(describe(owner)); "
+                            + "the default initial states must be inside the state")
+                } else {
+                    report(
+                        locations[owner], kinds[owner].rawValue,
+                        "initial state '\(id)' of \(describe(owner)) is not one of its descendants; name a state inside it")
+                }
+            }
+        }
+        checkEnterableTogether(targets, what: together, at: location, element: element)
+    }
 
     /// The states the ids name, reporting those that name none.
     private mutating func resolve(
@@ -208,15 +251,29 @@ struct SCXMLValidator {
             if let index = indexByID[id] {
                 result.append((id, index))
             } else {
-                let known: String
-                if userIDs.isEmpty {
-                    known = "the document has no state ids"
-                } else {
-                    known = "known ids include " + Suggestions.quotedList(Suggestions.nearest(to: id, in: userIDs, count: 5))
-                }
-                report(location, element, "\(what) '\(id)' does not name a state; \(known)")
+                reportUnknown(id, what: what, at: location, element: element)
             }
         }
+        return result
+    }
+
+    private mutating func reportUnknown(_ id: String, what: String, at location: SCXMLSourceLocation, element: String) {
+        let userIDs = self.userIDs()
+        let known: String
+        if userIDs.isEmpty {
+            known = "the document has no state ids"
+        } else {
+            known = "known ids include " + Suggestions.quotedList(Suggestions.nearest(to: id, in: userIDs, count: 5))
+        }
+        report(location, element, "\(what) '\(id)' does not name a state; \(known)")
+    }
+
+    /// The ids written in the document, in document order, each once.
+    private mutating func userIDs() -> [String] {
+        if let userIDCache { return userIDCache }
+        var result: [String] = []
+        for index in ids.indices where !generated[index] && indexByID[ids[index]] == index { result.append(ids[index]) }
+        userIDCache = result
         return result
     }
 
@@ -234,7 +291,7 @@ struct SCXMLValidator {
                     continue
                 }
                 let common = nearestCommonAncestor(a.index, b.index)
-                if let common, nodes[common].state.kind == .parallel { continue }
+                if let common, kinds[common] == .parallel { continue }
                 let container = common.map { describe($0) } ?? "<scxml>"
                 report(
                     location, element,
@@ -246,33 +303,22 @@ struct SCXMLValidator {
     }
 
     /// `true` when `index` is a proper descendant of `ancestor`.
+    @inline(__always)
     private func isDescendant(_ index: Int, of ancestor: Int) -> Bool {
-        var current = nodes[index].parent
-        while let node = current {
-            if node == ancestor { return true }
-            current = nodes[node].parent
-        }
-        return false
+        index > ancestor && index <= Int(lastDescendants[ancestor])
     }
 
     private func nearestCommonAncestor(_ a: Int, _ b: Int) -> Int? {
-        var ancestors = Set<Int>()
-        var current = nodes[a].parent
-        while let node = current {
-            ancestors.insert(node)
-            current = nodes[node].parent
-        }
-        current = nodes[b].parent
-        while let node = current {
-            if ancestors.contains(node) { return node }
-            current = nodes[node].parent
+        var current = Int(parents[a])
+        while current >= 0 {
+            if isDescendant(b, of: current) { return current }
+            current = Int(parents[current])
         }
         return nil
     }
 
     /// `<state id='s1'>`, or `<state>` for a state whose id was generated.
     private func describe(_ index: Int) -> String {
-        let state = nodes[index].state
-        return state.isGeneratedID ? "<\(state.kind.rawValue)>" : "<\(state.kind.rawValue) id='\(state.id)'>"
+        generated[index] ? "<\(kinds[index].rawValue)>" : "<\(kinds[index].rawValue) id='\(ids[index])'>"
     }
 }

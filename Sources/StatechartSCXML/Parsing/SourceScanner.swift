@@ -16,6 +16,11 @@ struct SourceText {
     /// Every byte is one character (a single-byte encoding such as ISO-8859-1).
     var isSingleByte: Bool
 
+    init(bytes: [UInt8], isSingleByte: Bool) {
+        self.bytes = bytes
+        self.isSingleByte = isSingleByte
+    }
+
     /// Converts the raw document to bytes whose lines and columns match what libxml2 sees.
     init(data: Data) {
         let raw = [UInt8](data)
@@ -54,8 +59,16 @@ struct SourceText {
 
 /// Finds start tags, their lines and columns, the nesting depth and entity declarations.
 struct SourceScanner {
-    /// A start tag: its qualified name and the position of its `<`.
+    /// A start tag: where its qualified name is in the scanned bytes and the position of its `<`.
     struct Tag: Sendable {
+        var nameStart: Int32
+        var nameCount: Int32
+        var line: Int32
+        var column: Int32
+    }
+
+    /// A tag or declaration named in a diagnostic.
+    struct NamedTag: Sendable {
         var name: String
         var line: Int
         var column: Int
@@ -66,45 +79,134 @@ struct SourceScanner {
         /// Every start tag in document order (up to the first problem below).
         var tags: [Tag] = []
         /// The first start tag nested deeper than the limit.
-        var tooDeep: Tag?
+        var tooDeep: NamedTag?
         /// The first `<!ENTITY` declaration: the entity's name and the declaration's position.
-        var entityDeclaration: Tag?
+        var entityDeclaration: NamedTag?
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let isSingleByte: Bool
+    /// Byte classes (see ``Self/classes``); continuation bytes are plain in single-byte text.
+    private let classes: UnsafePointer<UInt8>
+    /// Everything before `position` has been counted into `line`, `lineStart` and `continuations`.
     private var position = 0
     private var line = 1
-    private var column = 1
+    /// Where the current line starts.
+    private var lineStart = 0
+    /// UTF-8 continuation bytes between `lineStart` and `position` (they are not characters).
+    private var continuations = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, isSingleByte: Bool) {
+    private static let plain: UInt8 = 0, newline: UInt8 = 1, continuation: UInt8 = 2, open: UInt8 = 3,
+        close: UInt8 = 4, doubleQuote: UInt8 = 5, singleQuote: UInt8 = 6
+
+    /// The class of every byte, for UTF-8 text (first 256) and single-byte text (last 256).
+    private static let classes: [UInt8] = {
+        var table = [UInt8](repeating: plain, count: 512)
+        for offset in [0, 256] {
+            table[offset + 0x0A] = newline
+            table[offset + Int(UInt8(ascii: "<"))] = open
+            table[offset + Int(UInt8(ascii: ">"))] = close
+            table[offset + Int(UInt8(ascii: "\""))] = doubleQuote
+            table[offset + Int(UInt8(ascii: "'"))] = singleQuote
+        }
+        for byte in 0x80...0xBF { table[byte] = continuation }
+        return table
+    }()
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, isSingleByte: Bool, classes: UnsafePointer<UInt8>) {
         self.bytes = bytes
         self.isSingleByte = isSingleByte
+        self.classes = isSingleByte ? classes + 256 : classes
     }
 
     /// Scans `source`, stopping at the first start tag deeper than `maxDepth` or the first entity declaration.
     static func scan(_ source: SourceText, maxDepth: Int) -> Result {
         source.bytes.withUnsafeBufferPointer { buffer in
-            var scanner = SourceScanner(bytes: buffer, isSingleByte: source.isSingleByte)
-            return scanner.run(maxDepth: maxDepth)
+            classes.withUnsafeBufferPointer { table in
+                var scanner = SourceScanner(bytes: buffer, isSingleByte: source.isSingleByte, classes: table.baseAddress!)
+                return scanner.run(maxDepth: maxDepth)
+            }
         }
     }
 
     // MARK: - Moving through the text
 
+    /// The column of `position`.
+    @inline(__always)
+    private var column: Int { 1 + position - lineStart - continuations }
+
+    /// Counts a newline or continuation byte at `index` (any other byte counts itself).
+    @inline(__always)
+    private mutating func count(_ byteClass: UInt8, at index: Int) {
+        if byteClass == Self.newline {
+            line += 1
+            lineStart = index + 1
+            continuations = 0
+        } else if byteClass == Self.continuation {
+            continuations += 1
+        }
+    }
+
     /// Moves to `target`, keeping line and column up to date.
     private mutating func advance(to target: Int) {
         let end = min(target, bytes.count)
-        while position < end {
-            let byte = bytes[position]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if isSingleByte || byte & 0xC0 != 0x80 {
-                column += 1
-            }
-            position += 1
+        guard position < end, let base = bytes.baseAddress else { return }
+        var index = position
+        while index < end {
+            let byteClass = classes[Int(base[index])]
+            if byteClass == Self.newline || byteClass == Self.continuation { count(byteClass, at: index) }
+            index += 1
         }
+        position = end
+    }
+
+    /// Moves to the next `<`, or to the end; returns whether there is one.
+    private mutating func advanceToOpen() -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var index = position
+        let end = bytes.count
+        while index < end {
+            let byteClass = classes[Int(base[index])]
+            if byteClass != Self.plain {
+                if byteClass == Self.open {
+                    position = index
+                    return true
+                }
+                count(byteClass, at: index)
+            }
+            index += 1
+        }
+        position = end
+        return false
+    }
+
+    /// Moves past the `>` closing a tag (from `index`, inside the tag), skipping quoted values;
+    /// returns the index of the `>`, or `nil` (having moved to the end) when there is none.
+    private mutating func advancePastTag(from index: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        advance(to: index)
+        var index = position
+        let end = bytes.count
+        var quote: UInt8 = 0
+        while index < end {
+            let byte = base[index]
+            let byteClass = classes[Int(byte)]
+            if byteClass != Self.plain {
+                if quote != 0 {
+                    if byte == quote { quote = 0 } else { count(byteClass, at: index) }
+                } else if byteClass == Self.close {
+                    position = index + 1
+                    return index
+                } else if byteClass == Self.doubleQuote || byteClass == Self.singleQuote {
+                    quote = byte
+                } else {
+                    count(byteClass, at: index)
+                }
+            }
+            index += 1
+        }
+        position = end
+        return nil
     }
 
     private func hasPrefix(_ text: StaticString, at index: Int) -> Bool {
@@ -116,12 +218,10 @@ struct SourceScanner {
     }
 
     private func find(_ byte: UInt8, from index: Int) -> Int? {
-        var index = index
-        while index < bytes.count {
-            if bytes[index] == byte { return index }
-            index += 1
-        }
-        return nil
+        guard index < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + index, Int32(byte), bytes.count - index)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The index just past the next occurrence of `text` at or after `index`.
@@ -146,27 +246,10 @@ struct SourceScanner {
         return String(decoding: slice, as: UTF8.self)
     }
 
+    @inline(__always)
     private static func isNameEnd(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "/")
             || byte == UInt8(ascii: ">")
-    }
-
-    /// The index of the `>` closing a tag that starts at `index`, skipping quoted values.
-    private func tagEnd(from index: Int) -> Int? {
-        var quote: UInt8? = nil
-        var index = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                return index
-            }
-            index += 1
-        }
-        return nil
     }
 
     // MARK: - The scan
@@ -174,38 +257,42 @@ struct SourceScanner {
     private mutating func run(maxDepth: Int) -> Result {
         var result = Result()
         var depth = 0
-        while let open = find(UInt8(ascii: "<"), from: position) {
-            advance(to: open)
-            if hasPrefix("<!--", at: open) {
-                guard let end = end(of: "-->", from: open + 4) else { break }
-                advance(to: end)
-            } else if hasPrefix("<![CDATA[", at: open) {
-                guard let end = end(of: "]]>", from: open + 9) else { break }
-                advance(to: end)
-            } else if hasPrefix("<?", at: open) {
-                guard let end = end(of: "?>", from: open + 2) else { break }
-                advance(to: end)
-            } else if hasPrefix("<!DOCTYPE", at: open) {
-                if let entity = scanDoctype() {
-                    result.entityDeclaration = entity
-                    return result
+        while advanceToOpen() {
+            let open = position
+            let next = open + 1 < bytes.count ? bytes[open + 1] : 0
+            if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") || next == UInt8(ascii: "/") {
+                if hasPrefix("<!--", at: open) {
+                    guard let end = end(of: "-->", from: open + 4) else { break }
+                    advance(to: end)
+                } else if hasPrefix("<![CDATA[", at: open) {
+                    guard let end = end(of: "]]>", from: open + 9) else { break }
+                    advance(to: end)
+                } else if hasPrefix("<?", at: open) {
+                    guard let end = end(of: "?>", from: open + 2) else { break }
+                    advance(to: end)
+                } else if hasPrefix("<!DOCTYPE", at: open) {
+                    if let entity = scanDoctype() {
+                        result.entityDeclaration = entity
+                        return result
+                    }
+                } else {
+                    // "<!" or "</"
+                    if next == UInt8(ascii: "/") { depth -= 1 }
+                    guard advancePastTag(from: open + 2) != nil else { break }
                 }
-            } else if hasPrefix("<!", at: open) || hasPrefix("</", at: open) {
-                if hasPrefix("</", at: open) { depth -= 1 }
-                guard let end = tagEnd(from: open + 2) else { break }
-                advance(to: end + 1)
             } else {
                 var nameEnd = open + 1
                 while nameEnd < bytes.count && !Self.isNameEnd(bytes[nameEnd]) { nameEnd += 1 }
-                let tag = Tag(name: text(from: open + 1, to: nameEnd), line: line, column: column)
                 if depth + 1 > maxDepth {
-                    result.tooDeep = tag
+                    result.tooDeep = NamedTag(name: text(from: open + 1, to: nameEnd), line: line, column: column)
                     return result
                 }
-                result.tags.append(tag)
-                guard let end = tagEnd(from: nameEnd) else { break }
+                result.tags.append(
+                    Tag(
+                        nameStart: Int32(truncatingIfNeeded: open + 1), nameCount: Int32(truncatingIfNeeded: nameEnd - open - 1),
+                        line: Int32(truncatingIfNeeded: line), column: Int32(truncatingIfNeeded: column)))
+                guard let end = advancePastTag(from: nameEnd) else { break }
                 if bytes[end - 1] != UInt8(ascii: "/") { depth += 1 }
-                advance(to: end + 1)
             }
         }
         return result
@@ -213,7 +300,7 @@ struct SourceScanner {
 
     /// Skips a DOCTYPE declaration starting at `position`. Returns the first entity declaration of
     /// its internal subset, if any.
-    private mutating func scanDoctype() -> Tag? {
+    private mutating func scanDoctype() -> NamedTag? {
         var index = position + 9
         var quote: UInt8? = nil
         var inSubset = false
@@ -249,7 +336,7 @@ struct SourceScanner {
                 {
                     nameEnd += 1
                 }
-                return Tag(name: text(from: nameStart, to: nameEnd), line: line, column: column)
+                return NamedTag(name: text(from: nameStart, to: nameEnd), line: line, column: column)
             } else if byte == UInt8(ascii: "[") {
                 inSubset = true
             } else if byte == UInt8(ascii: "]") {

@@ -1,5 +1,309 @@
-// A small Swift copy of the parsed XML, so that libxml2 stays inside LibXML2Reader.swift and the
-// SCXML builder works on plain values.
+// The parsed XML, held in flat arrays so that libxml2 stays inside LibXML2Reader.swift and the
+// SCXML builder works on plain values without one allocation per node: a record per node,
+// names interned once per document, and text and attribute values as byte ranges of one buffer
+// (turned into strings only when the builder asks for them).
+
+/// A parsed XML document: the root element and everything in it. Immutable once parsed (a class,
+/// so that readers share its arrays without retaining them on every access).
+final class XMLTree: Sendable {
+    /// A node's position in ``nodes``.
+    typealias Index = Int32
+
+    enum Kind: UInt8, Sendable {
+        case element, text, cdata, comment, processingInstruction
+    }
+
+    /// One node. Names are indices into ``strings`` (-1 when absent); text, comments and
+    /// processing-instruction data are byte ranges of ``bytes``.
+    struct Node: Sendable {
+        var kind: Kind
+        /// An element's local name, a processing instruction's target.
+        var name: Int32 = -1
+        var prefix: Int32 = -1
+        var namespace: Int32 = -1
+        var parent: Index = -1
+        var firstChild: Index = -1
+        var lastChild: Index = -1
+        var nextSibling: Index = -1
+        var firstAttribute: Int32 = 0
+        var attributeCount: Int32 = 0
+        var firstDeclaration: Int32 = 0
+        var declarationCount: Int32 = 0
+        var textStart: Int32 = 0
+        var textCount: Int32 = 0
+        var line: Int32 = 0
+        var column: Int32 = 0
+
+        init(kind: Kind) { self.kind = kind }
+    }
+
+    /// An attribute (namespace declarations are not attributes here).
+    struct Attribute: Sendable {
+        var name: Int32
+        var prefix: Int32
+        var namespace: Int32
+        var valueStart: Int32
+        var valueCount: Int32
+    }
+
+    /// A namespace declaration (`xmlns="..."` when `prefix` is -1, `xmlns:p="..."` otherwise).
+    struct Declaration: Sendable {
+        var prefix: Int32
+        var uri: Int32
+    }
+
+    /// The tree while it is being built.
+    struct Parts {
+        var nodes: [Node] = []
+        var attributes: [Attribute] = []
+        var declarations: [Declaration] = []
+        var strings: [String] = []
+        var bytes: [UInt8] = []
+        var scxmlNamespace: Int32 = -2
+    }
+
+    let nodes: [Node]
+    let attributes: [Attribute]
+    let declarations: [Declaration]
+    /// Interned names, prefixes and namespace URIs.
+    let strings: [String]
+    /// Text and attribute values, UTF-8.
+    let bytes: [UInt8]
+    /// The index in ``strings`` of the SCXML namespace URI, -2 when the document never names it.
+    let scxmlNamespace: Int32
+
+    init(_ parts: consuming Parts) {
+        nodes = parts.nodes
+        attributes = parts.attributes
+        declarations = parts.declarations
+        strings = parts.strings
+        bytes = parts.bytes
+        scxmlNamespace = parts.scxmlNamespace
+    }
+
+    /// The root element (the first node), if any.
+    var root: Index? { nodes.isEmpty ? nil : 0 }
+
+    // MARK: - Names
+
+    @inline(__always)
+    func string(_ index: Int32) -> String? { index < 0 ? nil : strings[Int(index)] }
+
+    @inline(__always)
+    func localName(_ node: Index) -> String { strings[Int(nodes[Int(node)].name)] }
+
+    @inline(__always)
+    func prefix(_ node: Index) -> String? { string(nodes[Int(node)].prefix) }
+
+    @inline(__always)
+    func namespaceURI(_ node: Index) -> String? { string(nodes[Int(node)].namespace) }
+
+    func qualifiedName(_ node: Index) -> String {
+        let local = localName(node)
+        return prefix(node).map { "\($0):\(local)" } ?? local
+    }
+
+    /// Whether the element is in the SCXML namespace.
+    @inline(__always)
+    func isSCXML(_ node: Index) -> Bool { nodes[Int(node)].namespace == scxmlNamespace }
+
+    /// Whether the element has no namespace.
+    @inline(__always)
+    func hasNoNamespace(_ node: Index) -> Bool { nodes[Int(node)].namespace < 0 }
+
+    @inline(__always)
+    func line(_ node: Index) -> Int { Int(nodes[Int(node)].line) }
+
+    @inline(__always)
+    func column(_ node: Index) -> Int { Int(nodes[Int(node)].column) }
+
+    // MARK: - Text
+
+    /// The bytes `start..<start + count` as a string.
+    func string(bytesAt start: Int32, count: Int32) -> String {
+        if count == 0 { return "" }
+        return bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(start)..<Int(start + count)]), as: UTF8.self)
+        }
+    }
+
+    /// A text, CDATA or comment node's text, a processing instruction's data.
+    func content(_ node: Index) -> String {
+        let record = nodes[Int(node)]
+        return string(bytesAt: record.textStart, count: record.textCount)
+    }
+
+    /// Whether a text node holds only whitespace (`Character.isWhitespace`).
+    func isBlank(_ node: Index) -> Bool {
+        let record = nodes[Int(node)]
+        let blank: Bool? = bytes.withUnsafeBufferPointer { buffer in
+            var index = Int(record.textStart)
+            let end = index + Int(record.textCount)
+            while index < end {
+                let byte = buffer[index]
+                if byte >= 0x80 { return nil }
+                if !isASCIIWhitespace(byte) { return false }
+                index += 1
+            }
+            return true
+        }
+        return blank ?? content(node).isBlank
+    }
+
+    /// Whether the node is text or CDATA.
+    @inline(__always)
+    func isText(_ node: Index) -> Bool {
+        let kind = nodes[Int(node)].kind
+        return kind == .text || kind == .cdata
+    }
+
+    /// The concatenated text and CDATA children of an element (comments and elements skipped).
+    func text(_ element: Index) -> String {
+        var child = nodes[Int(element)].firstChild
+        var result = ""
+        while child >= 0 {
+            if isText(child) { result += content(child) }
+            child = nodes[Int(child)].nextSibling
+        }
+        return result
+    }
+
+    /// Whether the element's text and CDATA children are all whitespace.
+    func isTextBlank(_ element: Index) -> Bool {
+        var child = nodes[Int(element)].firstChild
+        var ascii = true
+        while child >= 0 {
+            if isText(child) {
+                let record = nodes[Int(child)]
+                let verdict: Bool? = bytes.withUnsafeBufferPointer { buffer in
+                    var index = Int(record.textStart)
+                    let end = index + Int(record.textCount)
+                    while index < end {
+                        let byte = buffer[index]
+                        if byte >= 0x80 { return nil }
+                        if !isASCIIWhitespace(byte) { return false }
+                        index += 1
+                    }
+                    return true
+                }
+                if verdict == false { return false }
+                if verdict == nil { ascii = false }
+            }
+            child = nodes[Int(child)].nextSibling
+        }
+        // Non-ASCII text: whitespace is decided on the whole text, as Character.isWhitespace does.
+        return ascii || text(element).isBlank
+    }
+
+    /// Whether the element has element children.
+    func hasElementChildren(_ element: Index) -> Bool {
+        var child = nodes[Int(element)].firstChild
+        while child >= 0 {
+            if nodes[Int(child)].kind == .element { return true }
+            child = nodes[Int(child)].nextSibling
+        }
+        return false
+    }
+
+    /// The element children, in order.
+    func elementChildren(_ element: Index) -> [Index] {
+        var result: [Index] = []
+        var child = nodes[Int(element)].firstChild
+        while child >= 0 {
+            if nodes[Int(child)].kind == .element { result.append(child) }
+            child = nodes[Int(child)].nextSibling
+        }
+        return result
+    }
+
+    // MARK: - Attributes
+
+    /// The attributes of `element`, as indices into ``attributes``.
+    @inline(__always)
+    func attributeRange(_ element: Index) -> Range<Int> {
+        let record = nodes[Int(element)]
+        return Int(record.firstAttribute)..<Int(record.firstAttribute + record.attributeCount)
+    }
+
+    func attributeValue(_ attribute: Int) -> String {
+        let record = attributes[attribute]
+        return string(bytesAt: record.valueStart, count: record.valueCount)
+    }
+
+    func attributeQualifiedName(_ attribute: Int) -> String {
+        let record = attributes[attribute]
+        let local = strings[Int(record.name)]
+        return string(record.prefix).map { "\($0):\(local)" } ?? local
+    }
+
+    /// The value of the element's attribute `name` without a namespace.
+    func attribute(_ name: String, of element: Index) -> String? {
+        for attribute in attributeRange(element) {
+            let record = attributes[attribute]
+            if record.namespace < 0 && strings[Int(record.name)] == name { return attributeValue(attribute) }
+        }
+        return nil
+    }
+
+    // MARK: - Namespaces
+
+    /// The namespace declarations of an element, in document order.
+    func declarationsOf(_ element: Index) -> [XMLNamespaceDeclaration] {
+        let record = nodes[Int(element)]
+        var result: [XMLNamespaceDeclaration] = []
+        for index in Int(record.firstDeclaration)..<Int(record.firstDeclaration + record.declarationCount) {
+            let declaration = declarations[index]
+            result.append(XMLNamespaceDeclaration(prefix: string(declaration.prefix), uri: strings[Int(declaration.uri)]))
+        }
+        return result
+    }
+
+    /// The namespace bindings in scope inside `element` (its own declarations included).
+    func scope(of element: Index) -> XMLNamespaceScope {
+        var chain: [Index] = []
+        var current = element
+        while current >= 0 {
+            chain.append(current)
+            current = nodes[Int(current)].parent
+        }
+        var scope = XMLNamespaceScope()
+        for ancestor in chain.reversed() {
+            for declaration in declarationsOf(ancestor) { scope.bindings[declaration.prefix] = declaration.uri }
+        }
+        return scope
+    }
+
+    // MARK: - Value copies
+
+    /// The subtree at `element` as a value tree.
+    func element(_ element: Index) -> XMLElement {
+        let record = nodes[Int(element)]
+        var result = XMLElement(
+            localName: localName(element), prefix: prefix(element), namespaceURI: namespaceURI(element),
+            attributes: [], namespaceDeclarations: declarationsOf(element), children: [], line: Int(record.line),
+            column: Int(record.column))
+        for attribute in attributeRange(element) {
+            let a = attributes[attribute]
+            result.attributes.append(
+                XMLAttribute(
+                    localName: strings[Int(a.name)], prefix: string(a.prefix), namespaceURI: string(a.namespace),
+                    value: attributeValue(attribute)))
+        }
+        var child = record.firstChild
+        while child >= 0 {
+            let node = nodes[Int(child)]
+            switch node.kind {
+            case .element: result.children.append(.element(self.element(child)))
+            case .text, .cdata: result.children.append(.text(content(child)))
+            case .comment: result.children.append(.comment(content(child)))
+            case .processingInstruction:
+                result.children.append(.processingInstruction(target: strings[Int(node.name)], data: content(child)))
+            }
+            child = node.nextSibling
+        }
+        return result
+    }
+}
 
 /// An attribute as parsed (namespace declarations are not attributes here).
 struct XMLAttribute: Sendable {
@@ -17,7 +321,8 @@ struct XMLNamespaceDeclaration: Sendable, Equatable {
     var uri: String
 }
 
-/// An element with its source position.
+/// An element with its source position, as a value tree (for XML carried as data; the SCXML
+/// builder reads ``XMLTree`` directly).
 struct XMLElement: Sendable {
     var localName: String
     var prefix: String?
@@ -29,17 +334,6 @@ struct XMLElement: Sendable {
     var column: Int
 
     var qualifiedName: String { prefix.map { "\($0):\(localName)" } ?? localName }
-
-    var elementChildren: [XMLElement] {
-        children.compactMap { if case .element(let element) = $0 { return element } else { return nil } }
-    }
-
-    /// The concatenated text and CDATA children (comments and elements skipped).
-    var text: String {
-        var result = ""
-        for child in children { if case .text(let text) = child { result += text } }
-        return result
-    }
 }
 
 /// A child node. CDATA sections are text; entity references never appear (they are errors).
@@ -50,40 +344,35 @@ enum XMLNode: Sendable {
     case processingInstruction(target: String, data: String)
 }
 
-/// In-scope namespace declarations, innermost last.
+/// In-scope namespace declarations.
 struct XMLNamespaceScope: Sendable {
-    private(set) var bindings: [String?: String] = ["xml": "http://www.w3.org/XML/1998/namespace"]
-
-    func entering(_ element: XMLElement) -> XMLNamespaceScope {
-        var scope = self
-        for declaration in element.namespaceDeclarations { scope.bindings[declaration.prefix] = declaration.uri }
-        return scope
-    }
+    var bindings: [String?: String] = ["xml": "http://www.w3.org/XML/1998/namespace"]
 }
 
 /// Serializes XML children back to text.
 enum XMLSerializer {
     /// The children of an element as an XML fragment. Each top-level element also declares every
     /// namespace in scope that it does not declare itself, so the fragment stands alone.
-    static func serializeChildren(of element: XMLElement, scope: XMLNamespaceScope) -> String {
+    static func serializeChildren(of element: XMLTree.Index, in tree: XMLTree) -> String {
         var output = ""
-        let inner = scope.entering(element)
-        for child in element.children {
-            switch child {
-            case .element(let child):
-                serialize(child, output: &output, extraDeclarations: missingDeclarations(for: child, in: inner))
-            default:
-                serialize(child, output: &output)
+        let inner = tree.scope(of: element)
+        var child = tree.nodes[Int(element)].firstChild
+        while child >= 0 {
+            if tree.nodes[Int(child)].kind == .element {
+                serialize(child, in: tree, output: &output, extraDeclarations: missingDeclarations(for: child, in: inner, tree: tree))
+            } else {
+                serializeLeaf(child, in: tree, output: &output)
             }
+            child = tree.nodes[Int(child)].nextSibling
         }
         return output
     }
 
     private static func missingDeclarations(
-        for element: XMLElement, in scope: XMLNamespaceScope
+        for element: XMLTree.Index, in scope: XMLNamespaceScope, tree: XMLTree
     ) -> [XMLNamespaceDeclaration] {
         var result: [XMLNamespaceDeclaration] = []
-        let declared = Set(element.namespaceDeclarations.map(\.prefix))
+        let declared = Set(tree.declarationsOf(element).map(\.prefix))
         let sorted = scope.bindings.sorted { ($0.key ?? "") < ($1.key ?? "") }
         for (prefix, uri) in sorted where prefix != "xml" && !declared.contains(prefix) {
             if prefix == nil && uri.isEmpty { continue }
@@ -93,31 +382,42 @@ enum XMLSerializer {
     }
 
     private static func serialize(
-        _ element: XMLElement, output: inout String, extraDeclarations: [XMLNamespaceDeclaration]
+        _ element: XMLTree.Index, in tree: XMLTree, output: inout String, extraDeclarations: [XMLNamespaceDeclaration]
     ) {
-        output += "<" + element.qualifiedName
-        for declaration in extraDeclarations + element.namespaceDeclarations {
+        let name = tree.qualifiedName(element)
+        output += "<" + name
+        for declaration in extraDeclarations + tree.declarationsOf(element) {
             output += " xmlns" + (declaration.prefix.map { ":" + $0 } ?? "") + "=\"" + escapeAttribute(declaration.uri) + "\""
         }
-        for attribute in element.attributes {
-            output += " " + attribute.qualifiedName + "=\"" + escapeAttribute(attribute.value) + "\""
+        for attribute in tree.attributeRange(element) {
+            output += " " + tree.attributeQualifiedName(attribute) + "=\"" + escapeAttribute(tree.attributeValue(attribute)) + "\""
         }
-        if element.children.isEmpty {
+        var child = tree.nodes[Int(element)].firstChild
+        if child < 0 {
             output += "/>"
             return
         }
         output += ">"
-        for child in element.children { serialize(child, output: &output) }
-        output += "</" + element.qualifiedName + ">"
+        while child >= 0 {
+            if tree.nodes[Int(child)].kind == .element {
+                serialize(child, in: tree, output: &output, extraDeclarations: [])
+            } else {
+                serializeLeaf(child, in: tree, output: &output)
+            }
+            child = tree.nodes[Int(child)].nextSibling
+        }
+        output += "</" + name + ">"
     }
 
-    private static func serialize(_ node: XMLNode, output: inout String) {
-        switch node {
-        case .element(let element): serialize(element, output: &output, extraDeclarations: [])
-        case .text(let text): output += escapeText(text)
-        case .comment(let text): output += "<!--" + text + "-->"
-        case .processingInstruction(let target, let data):
-            output += "<?" + target + (data.isEmpty ? "" : " " + data) + "?>"
+    private static func serializeLeaf(_ node: XMLTree.Index, in tree: XMLTree, output: inout String) {
+        let record = tree.nodes[Int(node)]
+        switch record.kind {
+        case .element: break
+        case .text, .cdata: output += escapeText(tree.content(node))
+        case .comment: output += "<!--" + tree.content(node) + "-->"
+        case .processingInstruction:
+            let data = tree.content(node)
+            output += "<?" + tree.strings[Int(record.name)] + (data.isEmpty ? "" : " " + data) + "?>"
         }
     }
 
