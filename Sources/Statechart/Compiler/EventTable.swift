@@ -82,17 +82,35 @@ struct EventTable: Sendable {
     @inline(__always)
     private static func key(_ bytes: UnsafePointer<UInt8>?, count: Int) -> UInt64 {
         guard let bytes else { return 0 }       // no bytes: the empty name
-        var word: UInt64 = 0
+        let raw = UnsafeRawPointer(bytes)
         if count <= shortLength {
-            var i = 0
-            while i < count {
-                word |= UInt64(bytes[i]) &<< UInt64(8 * i)
-                i += 1
+            // At most three loads (4, 2 and 1 bytes), none past the end.
+            var word: UInt64 = 0
+            var offset = 0
+            if count & 4 != 0 {
+                word = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+                offset = 4
+            }
+            if count & 2 != 0 {
+                word |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+                    &<< UInt64(8 * offset)
+                offset += 2
+            }
+            if count & 1 != 0 {
+                word |= UInt64(bytes[offset]) &<< UInt64(8 * offset)
             }
             return word | UInt64(count) &<< 56
         }
-        for i in 0..<count { word = (word ^ UInt64(bytes[i])) &* 0x100_0000_01B3 }   // FNV-1a
-        return word | 0xFF &<< 56
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for i in 0..<count { hash = (hash ^ UInt64(bytes[i])) &* 0x100_0000_01B3 }   // FNV-1a
+        return hash | 0xFF &<< 56
+    }
+
+    /// The id of `name` when the table finds it byte for byte (the common case of ``lookup(_:)``
+    /// answering `exact`); `nil` when only ``lookup(_:)`` can tell.
+    @inline(__always)
+    func exactID(_ name: String) -> UInt32? {
+        name.utf8.withContiguousStorageIfAvailable { find($0.baseAddress, count: $0.count) } ?? nil
     }
 
     /// `lookup` through the table: the answer, or `nil` when only `String` comparison can tell.

@@ -8,10 +8,23 @@ extension Machine {
     /// when the chart interns `name` exactly: no payload slot and no allocation. Returns `nil`,
     /// sending nothing, when the chart does not mention the name exactly (the caller then sends
     /// it with whatever payload reproduces it).
+    @usableFromInline
     package func sendInterned(_ name: String, flags: UInt32) throws -> SendOutcome? {
-        let (id, exact) = chart.events.lookup(name)
-        guard exact else { return nil }
-        return try send(coreEventID: id, flags: flags)
+        let id: UInt32
+        if let found = chart.events.exactID(name) {
+            id = found
+        } else {
+            let (found, exact) = chart.events.lookup(name)
+            guard exact else { return nil }
+            id = found
+        }
+        let event = sc_event(id: id, flags: flags, data: 0)
+        return try gate.withLock(ifReentered: {
+            runtime.externalQueue.append(event)
+            return .queued
+        }) {
+            try process(event)
+        }
     }
 
     /// The id of `name` when the chart interns it exactly, for ``send(coreEventID:flags:)``.
@@ -30,6 +43,13 @@ extension Machine {
             try process(event)
         }
     }
+
+    /// The index of state `id` in the compiled chart (document order), or `nil`.
+    package func stateIndex(of id: String) -> Int? { chart.stateIndex[id] }
+
+    /// Whether the state at `index` is active, read without taking the machine: only from the
+    /// machine's own callbacks (guards, actions, the external-event gate), which hold it.
+    package func isActiveWhileHeld(stateAt index: Int) -> Bool { runtime.isActive(index: index) }
 
     /// Calls `body` once, when the machine halts (reaches a top-level final state or is stopped)
     /// or is deallocated; after the macrostep that halted it, with the machine held. Never

@@ -11,9 +11,25 @@ import Statechart
 public final class NullDatamodel: SCXMLDatamodel {
     public static let names = ["null"]
     private unowned let services: SCXMLSessionServices
+    /// The services as the runtime's own session, which answers `In()` by state index. Not
+    /// retained per use: sessions are weakly referenced elsewhere, which makes every retain
+    /// of one take the slow path of a side table; the session owns this datamodel.
+    private let session: Unmanaged<SCXMLSession>?
+
+    /// An expression as it is evaluated: parsed once, with `In(id)` resolved to the state's
+    /// index when the session can answer by index.
+    private enum Compiled {
+        case parsed(NullExpression)
+        case inState(index: Int)
+        case never      // In() of an id that names no state
+    }
+    /// Compiled expressions by their text: a document evaluates the same few conditions over
+    /// and over.
+    @exclusivity(unchecked) private var compiled = ExpressionCache<Compiled>()   // used with the machine held
 
     public init(services: SCXMLSessionServices) throws {
         self.services = services
+        self.session = (services as? SCXMLSession).map { Unmanaged.passUnretained($0) }
     }
 
     public static func check(_ document: SCXMLDocument) -> [SCXMLDiagnostic] {
@@ -87,8 +103,12 @@ public final class NullDatamodel: SCXMLDatamodel {
     }
 
     public func evaluate(_ expression: String) throws -> DataValue {
-        guard let parsed = NullExpression(expression) else {
-            throw SCXMLExecutionError("'\(expression)' is not a null-datamodel expression")
+        let parsed: NullExpression
+        switch try compile(expression) {
+        case .inState(let index):
+            return .bool(session?._withUnsafeGuaranteedRef { $0.isActive(stateIndex: index) } ?? false)
+        case .never: return .bool(false)
+        case .parsed(let expression): parsed = expression
         }
         switch parsed {
         case .literal(let value):
@@ -109,6 +129,20 @@ public final class NullDatamodel: SCXMLDatamodel {
                 throw SCXMLExecutionError("host function '\(name)' failed: \(error)")
             }
         }
+    }
+
+    private func compile(_ expression: String) throws -> Compiled {
+        if let known = compiled[expression] { return known }
+        guard let parsed = NullExpression(expression) else {
+            throw SCXMLExecutionError("'\(expression)' is not a null-datamodel expression")
+        }
+        var result = Compiled.parsed(parsed)
+        if case .call("In", let arguments) = parsed, arguments.count == 1, case .string(let id) = arguments[0],
+           let session = session?.takeUnretainedValue() {
+            result = session.stateIndex(of: id).map { .inState(index: $0) } ?? .never
+        }
+        compiled[expression] = result
+        return result
     }
 
     public func assign(_ location: String, _ value: SCXMLAssign.Value?) throws {

@@ -74,7 +74,7 @@ extension SCXMLEvent {
     /// type `external` and nothing else (``SCXMLMachine/send(_:data:)`` without data). Such an
     /// event travels as its interned id alone; its `SCXMLEvent` is made only when something
     /// reads it.
-    static let bareExternalFlag: UInt32 = 1
+    @usableFromInline static let bareExternalFlag: UInt32 = 1
 
     /// The SCXML view of the event of the microstep `ctx` runs, or `nil` when there is none.
     init?(_ ctx: ActionContext) {

@@ -189,12 +189,24 @@ public final class SCXMLMachine: @unchecked Sendable {
     ///   payload (``Statechart/Machine`` observers see ``Statechart/Event/payload`` `nil`), and
     ///   its `_event` is built only if the datamodel reads it. Other events carry an
     ///   ``SCXMLEvent`` payload.
-    @discardableResult
+    @inlinable @discardableResult
     public func send(_ name: String, data: DataValue? = nil) throws -> SendOutcome {
         if case .none = data, let outcome = try machine.sendInterned(name, flags: SCXMLEvent.bareExternalFlag) {
             return outcome
         }
-        return try machine.send(Event(name, payload: SCXMLEvent(name: name, type: .external, data: data)))
+        return try sendWithPayload(name, data: data)
+    }
+
+    /// The general path: the event travels in a payload slot. Kept out of line, so the fast
+    /// path above stays small enough to inline into the caller.
+    @usableFromInline @inline(never)
+    func sendWithPayload(_ name: String, data: DataValue?) throws -> SendOutcome {
+        try machine.send(Event(name, payload: SCXMLEvent(name: name, type: .external, data: data)))
+    }
+
+    @inline(never)
+    private func sendWithPayload(_ event: SCXMLEvent) throws -> SendOutcome {
+        try machine.send(Event(event.name, payload: event))
     }
 
     /// Sends an SCXML event as is (origin, sendid, invokeid, ...). An event with only a name
@@ -208,7 +220,7 @@ public final class SCXMLMachine: @unchecked Sendable {
         if event.isBareExternal, let outcome = try machine.sendInterned(event.name, flags: SCXMLEvent.bareExternalFlag) {
             return outcome
         }
-        return try machine.send(Event(event.name, payload: event))
+        return try sendWithPayload(event)
     }
 
     /// The active atomic states, in document order.

@@ -44,7 +44,7 @@ extension SCXMLSession {
             }
         case .log(let node):
             let message = try node.expr.map { try datamodel.evaluateString($0) } ?? ""
-            hooks.withLock { $0.log }?(node.label, message)
+            log(node.label, message)
         case .assign(let node):
             try datamodel.assign(node.location, node.value)
         case .script(let node):

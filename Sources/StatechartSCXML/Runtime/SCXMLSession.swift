@@ -19,8 +19,14 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         didSet { bindsEvent = !(datamodel is NullDatamodel) }
     }
     /// Whether the datamodel has an `_event` to keep current (the null datamodel has none).
-    private var bindsEvent = true
-    weak var machine: Machine?
+    @exclusivity(unchecked) private var bindsEvent = true
+    weak var machine: Machine? {
+        didSet { heldMachine = machine.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `machine` without the cost of a weak reference (nor of a retain: machines are weakly
+    /// referenced, so their retains take a side table's slow path), for the datamodel's
+    /// queries. Only used while the machine runs a callback (so it is alive).
+    private var heldMachine: Unmanaged<Machine>?
 
     /// Host callbacks; set from any thread, read while running content.
     struct Hooks {
@@ -29,6 +35,15 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         var send: (@Sendable (_ event: SCXMLEvent, _ target: String, _ type: String?) -> Bool)?
     }
     let hooks = Mutex(Hooks())
+
+    /// Calls the log hook, if any. The hook is copied out into a local: returned as the result
+    /// of `withLock` (generic), a closure would be wrapped in a reabstraction thunk, an
+    /// allocation per `<log>`.
+    func log(_ label: String?, _ message: String) {
+        var handler: (@Sendable (_ label: String?, _ message: String) -> Void)?
+        hooks.withLock { handler = $0.log }
+        handler?(label, message)
+    }
 
     /// Whether the machine's external-event gate (``admit(_:)``) is installed. It is installed
     /// the first time it has work: before events from the mailbox reach the machine (and before
@@ -95,6 +110,15 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
     func isActive(_ id: String) -> Bool { machine?.isActive(id) ?? false }
 
+    /// The index of state `id` in the compiled chart, or `nil` when no state has that id.
+    func stateIndex(of id: String) -> Int? { machine?.stateIndex(of: id) }
+
+    /// Whether the state at `index` is active. Only while the machine is held (in a guard,
+    /// an action or the gate), like every datamodel call.
+    func isActive(stateIndex index: Int) -> Bool {
+        heldMachine?._withUnsafeGuaranteedRef { $0.isActiveWhileHeld(stateAt: index) } ?? false
+    }
+
     var ioProcessors: [String: String] {
         var processors = ["scxml": "#_scxml_\(sessionID)", SCXMLEvent.scxmlProcessorType: "#_scxml_\(sessionID)"]
         if options.acceptsBasicHTTP, let location = BasicHTTPServer.shared.location(of: sessionID) {
@@ -142,8 +166,13 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     }
 
     /// Keeps `_event` current: the datamodel sees the event of the microstep being run.
+    @inline(__always)
     func prepare(_ ctx: ActionContext) {
-        guard bindsEvent, let scxml = SCXMLEvent(ctx) else { return }
+        if bindsEvent { bindEvent(ctx) }
+    }
+
+    private func bindEvent(_ ctx: ActionContext) {
+        guard let scxml = SCXMLEvent(ctx) else { return }
         if scxml != lastEvent {
             lastEvent = scxml
             datamodel.setEvent(scxml)
