@@ -4,21 +4,24 @@ import CStateCore
 /// resolves ids, interns events, precomputes transition domains, and validates everything the
 /// SCXML document constraints require, collecting all errors before throwing.
 struct ChartCompiler {
-    /// A state flattened in document order (index 0 is the `<scxml>` root).
+    /// A state flattened in document order (index 0 is the `<scxml>` root). Its path, used in
+    /// error messages only, is built from the parents when one is reported.
     struct Node {
         var definition: StateDefinition
         var parent: Int
         var depth: Int
         var lastDescendant: Int
         var kind: sc_state_kind
-        var path: String
     }
 
-    /// A transition with resolved ids, before layout.
+    /// A transition with resolved ids, before layout: its targets and descriptors are ranges of
+    /// ``targetPool`` and ``descriptorPool``.
     struct PendingTransition {
         var source: Int
-        var targets: [Int]
-        var descriptors: [UInt32]
+        var targetStart: Int
+        var targetCount: Int
+        var descriptorStart: Int
+        var descriptorCount: Int
         var guardID: UInt32
         var actionID: UInt32
         var isInternal: Bool
@@ -26,7 +29,17 @@ struct ChartCompiler {
 
     private(set) var nodes: [Node] = []
     private(set) var errors: [ChartError] = []
-    private var index: [String: Int] = [:]
+    /// State ids (the root's excluded) by index.
+    private(set) var index: [String: Int] = [:]
+    /// The targets of every pending transition, in order.
+    private(set) var targetPool: [sc_id] = []
+    /// The descriptors of every pending transition, in order.
+    private(set) var descriptorPool: [sc_id] = []
+    /// Event and target lists already resolved, by their storage: front ends that share one
+    /// array between transitions (an SCXML document naming the same event or target again)
+    /// resolve it once.
+    private var descriptorMemo = StorageMemo<String>()
+    private var targetMemo = StorageMemo<String>()
     var events = EventTable()
     var guards: [Guard] = []
     var actions: [[Action]] = []
@@ -42,8 +55,10 @@ struct ChartCompiler {
     mutating func flatten(_ chart: ChartDefinition) {
         let root = StateDefinition(chart.name, initial: chart.initial, children: chart.states,
                                    location: chart.location)
-        nodes.append(Node(definition: root, parent: -1, depth: 0, lastDescendant: 0,
-                          kind: SC_COMPOUND, path: chart.name))
+        let count = Self.count(chart.states)
+        nodes.reserveCapacity(count + 1)
+        index.reserveCapacity(count)
+        nodes.append(Node(definition: root, parent: -1, depth: 0, lastDescendant: 0, kind: SC_COMPOUND))
         startActions = chart.onStart
         if chart.states.isEmpty {
             fail(.emptyChart, 0, "a chart needs at least one state")
@@ -52,9 +67,21 @@ struct ChartCompiler {
         nodes[0].lastDescendant = nodes.count - 1
     }
 
+    private static func count(_ states: [StateDefinition]) -> Int {
+        var total = states.count
+        for state in states where !state.children.isEmpty { total += count(state.children) }
+        return total
+    }
+
+    /// The path of a state for error messages: the chart's name, then the ids down to the state.
+    func path(of state: Int) -> String {
+        guard state > 0 else { return nodes[0].definition.id }
+        let id = nodes[state].definition.id
+        return path(of: nodes[state].parent) + "/" + (id.isEmpty ? "#\(state)" : id)
+    }
+
     private mutating func add(_ definition: StateDefinition, parent: Int) {
         let me = nodes.count
-        let path = nodes[parent].path + "/" + (definition.id.isEmpty ? "#\(me)" : definition.id)
         var kind: sc_state_kind
         switch definition.kind {
         case .state:
@@ -66,10 +93,8 @@ struct ChartCompiler {
         case .history(let type):
             kind = type == .deep ? SC_HISTORY_DEEP : SC_HISTORY_SHALLOW
         }
-        var stripped = definition
-        stripped.children = []
-        nodes.append(Node(definition: stripped, parent: parent, depth: nodes[parent].depth + 1,
-                          lastDescendant: me, kind: kind, path: path))
+        nodes.append(Node(definition: definition, parent: parent, depth: nodes[parent].depth + 1,
+                          lastDescendant: me, kind: kind))
         if definition.id.isEmpty {
             fail(.emptyID, me, "state has an empty id; give every state a unique, non-empty id")
         } else if let first = index[definition.id] {
@@ -84,6 +109,7 @@ struct ChartCompiler {
         }
         for child in definition.children { add(child, parent: me) }
         nodes[me].lastDescendant = nodes.count - 1
+        nodes[me].definition.children = []
     }
 
     // MARK: - Queries on the flattened tree
@@ -92,14 +118,24 @@ struct ChartCompiler {
 
     func isHistory(_ s: Int) -> Bool { nodes[s].kind == SC_HISTORY_SHALLOW || nodes[s].kind == SC_HISTORY_DEEP }
 
-    func children(of s: Int) -> [Int] {
-        var result: [Int] = []
+    /// Whether some child of `s` is a history state.
+    func hasHistoryChild(_ s: Int) -> Bool {
         var c = s + 1
         while c <= nodes[s].lastDescendant {
-            result.append(c)
+            if isHistory(c) { return true }
             c = nodes[c].lastDescendant + 1
         }
-        return result
+        return false
+    }
+
+    /// The first child of `s` that is not a history state.
+    func firstStateChild(_ s: Int) -> Int? {
+        var c = s + 1
+        while c <= nodes[s].lastDescendant {
+            if !isHistory(c) { return c }
+            c = nodes[c].lastDescendant + 1
+        }
+        return nil
     }
 
     /// The nearest proper ancestor that is compound (or the root).
@@ -111,17 +147,23 @@ struct ChartCompiler {
 
     /// getTransitionDomain: the source for an internal transition whose targets all lie in a
     /// compound source, else the least common compound ancestor of source and targets.
-    func domain(source: Int, targets: [Int], isInternal: Bool) -> Int? {
-        if targets.isEmpty { return nil }
-        if source == 0 { return 0 }
-        if isInternal && nodes[source].kind == SC_COMPOUND && targets.allSatisfy({ isDescendant($0, of: source) }) {
-            return source
+    func domain(_ t: PendingTransition) -> Int? {
+        if t.targetCount == 0 { return nil }
+        if t.source == 0 { return 0 }
+        let targets = targetPool[t.targetStart..<(t.targetStart + t.targetCount)]
+        if t.isInternal && nodes[t.source].kind == SC_COMPOUND && targets.allSatisfy({ isDescendant(Int($0), of: t.source) }) {
+            return t.source
         }
-        var lcca = compoundAncestor(of: source)
-        while lcca != 0 && !targets.allSatisfy({ isDescendant($0, of: lcca) }) {
+        var lcca = compoundAncestor(of: t.source)
+        while lcca != 0 && !targets.allSatisfy({ isDescendant(Int($0), of: lcca) }) {
             lcca = compoundAncestor(of: lcca)
         }
         return lcca
+    }
+
+    /// Whether a target of `t` is a history state.
+    func targetsHistory(_ t: PendingTransition) -> Bool {
+        targetPool[t.targetStart..<(t.targetStart + t.targetCount)].contains { isHistory(Int($0)) }
     }
 
     func lowestCommonAncestor(_ a: Int, _ b: Int) -> Int {
@@ -134,10 +176,10 @@ struct ChartCompiler {
 
     /// Several targets form a legal configuration only when no target contains another and each
     /// pair meets at a parallel state (they lie in different regions).
-    func conflictingTargets(_ targets: [Int]) -> (Int, Int)? {
-        for i in targets.indices {
-            for j in targets.indices where j > i {
-                let a = targets[i], b = targets[j]
+    func conflictingTargets(_ start: Int, _ count: Int) -> (Int, Int)? {
+        for i in start..<(start + count) {
+            for j in (i + 1)..<(start + count) {
+                let a = Int(targetPool[i]), b = Int(targetPool[j])
                 if a == b || isDescendant(a, of: b) || isDescendant(b, of: a) { return (a, b) }
                 if nodes[lowestCommonAncestor(a, b)].kind != SC_PARALLEL { return (a, b) }
             }
@@ -149,7 +191,7 @@ struct ChartCompiler {
 
     mutating func fail(_ code: ChartError.Code, _ state: Int, _ message: String,
                        suffix: String = "", location: SourceLocation? = nil) {
-        errors.append(ChartError(code, path: nodes[state].path + suffix,
+        errors.append(ChartError(code, path: path(of: state) + suffix,
                                  location: location ?? nodes[state].definition.location, message))
     }
 
@@ -162,20 +204,23 @@ struct ChartCompiler {
 
     // MARK: - Resolution
 
+    /// Appends the states `ids` names to ``targetPool`` and returns where they start, or `nil`
+    /// (after reporting each unknown id, and leaving the pool as it was).
     mutating func resolve(_ ids: [String], from state: Int, what: String, suffix: @autoclosure () -> String,
-                          location: SourceLocation?) -> [Int]? {
-        var result: [Int] = []
+                          location: SourceLocation?) -> Int? {
+        let start = targetPool.count
         var ok = true
         for id in ids {
             if let target = index[id] {
-                result.append(target)
+                targetPool.append(sc_id(target))
             } else {
                 fail(.unknownTarget, state, "\(what) '\(id)' does not name a state\(knownIDsHint())",
                      suffix: suffix(), location: location)
                 ok = false
             }
         }
-        return ok ? result : nil
+        if !ok { targetPool.removeSubrange(start...) }
+        return ok ? start : nil
     }
 
     mutating func actionID(_ list: [Action]) -> UInt32 {
@@ -200,8 +245,7 @@ struct ChartCompiler {
         var result: [String] = []
         result.reserveCapacity(events.count)
         for text in events {
-            // Names are nearly always ASCII without whitespace: keep them whole, no Character walk.
-            if text.utf8.allSatisfy({ $0 < 0x80 && !EventTable.isASCIIWhitespace($0) }) {
+            if isSingleDescriptor(text) {
                 if !text.isEmpty { result.append(text) }
             } else {
                 result += text.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -210,30 +254,65 @@ struct ChartCompiler {
         return result
     }
 
+    /// Names are nearly always ASCII without whitespace: one descriptor, no Character walk.
+    @inline(__always)
+    static func isSingleDescriptor(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 && !EventTable.isASCIIWhitespace($0) }
+    }
+
+    /// Appends the descriptor of `text` to ``descriptorPool``, or reports it.
+    private mutating func appendDescriptor(_ text: String, source: Int, transition t: TransitionDefinition,
+                                           number: Int) -> Bool {
+        if let d = events.descriptor(text) {
+            descriptorPool.append(d)
+            return true
+        }
+        fail(.invalidDescriptor, source,
+             "'\(text)' is not an event descriptor; use a dot-separated name, 'name.*' or '*'",
+             suffix: Self.describe(t, number: number), location: t.location)
+        return false
+    }
+
     /// Resolves and checks one `<transition>` of state `source`.
     mutating func transition(_ t: TransitionDefinition, source: Int, number: Int) -> PendingTransition? {
         // Built only for an error message: most charts have none.
         let suffix = { Self.describe(t, number: number) }
-        var descriptors: [UInt32] = []
-        descriptors.reserveCapacity(t.events.count)
-        for text in Self.descriptorTexts(t.events) {
-            if let d = events.descriptor(text) {
-                descriptors.append(d)
-            } else {
-                fail(.invalidDescriptor, source,
-                     "'\(text)' is not an event descriptor; use a dot-separated name, 'name.*' or '*'",
-                     suffix: suffix(), location: t.location)
+        let descriptorStart = descriptorPool.count
+        if let known = descriptorMemo.find(t.events) {
+            for i in known { descriptorPool.append(descriptorPool[i]) }
+        } else {
+            var ok = true
+            for text in t.events {
+                if Self.isSingleDescriptor(text) {
+                    if !text.isEmpty { ok = appendDescriptor(text, source: source, transition: t, number: number) && ok }
+                } else {
+                    for part in text.split(whereSeparator: \.isWhitespace) {
+                        ok = appendDescriptor(String(part), source: source, transition: t, number: number) && ok
+                    }
+                }
             }
+            if ok { descriptorMemo.insert(t.events, descriptorStart..<descriptorPool.count) }
         }
-        guard let targets = resolve(t.targets, from: source, what: "transition target", suffix: suffix(),
-                                    location: t.location) else { return nil }
-        if targets.count > 1, let (a, b) = conflictingTargets(targets) {
-            fail(.invalidTargets, source,
-                 "targets \(describe(a)) and \(describe(b)) cannot be active together; several targets must lie in different regions of a parallel state",
-                 suffix: suffix(), location: t.location)
-            return nil
+        let descriptorCount = descriptorPool.count - descriptorStart
+        let targetStart: Int
+        if let known = targetMemo.find(t.targets) {
+            targetStart = targetPool.count
+            for i in known { targetPool.append(targetPool[i]) }
+        } else {
+            guard let start = resolve(t.targets, from: source, what: "transition target", suffix: suffix(),
+                                      location: t.location) else { return nil }
+            targetStart = start
+            if targetPool.count - start > 1, let (a, b) = conflictingTargets(start, targetPool.count - start) {
+                fail(.invalidTargets, source,
+                     "targets \(describe(a)) and \(describe(b)) cannot be active together; several targets must lie in different regions of a parallel state",
+                     suffix: suffix(), location: t.location)
+                targetPool.removeSubrange(start...)
+                return nil
+            }
+            targetMemo.insert(t.targets, start..<targetPool.count)
         }
-        return PendingTransition(source: source, targets: targets, descriptors: descriptors,
+        return PendingTransition(source: source, targetStart: targetStart, targetCount: targetPool.count - targetStart,
+                                 descriptorStart: descriptorStart, descriptorCount: descriptorCount,
                                  guardID: guardID(t.guardCondition), actionID: actionID(t.actions),
                                  isInternal: t.type == .internal)
     }
@@ -242,8 +321,7 @@ struct ChartCompiler {
     /// `initial` attribute, or the first child in document order.
     mutating func initialTransition(of s: Int) -> PendingTransition? {
         let definition = nodes[s].definition
-        let stateChildren = children(of: s).filter { !isHistory($0) }
-        var targets: [Int]
+        let start: Int
         var action = UInt32(SC_NONE)
         let what = s == 0 ? "initial state" : "initial state of \(describe(s))"
         if let initial = definition.initialTransition {
@@ -256,31 +334,38 @@ struct ChartCompiler {
             }
             guard let resolved = resolve(initial.targets, from: s, what: what, suffix: " <initial>",
                                          location: initial.location) else { return nil }
-            targets = resolved
+            start = resolved
             action = actionID(initial.actions)
         } else if !definition.initial.isEmpty {
             guard let resolved = resolve(definition.initial, from: s, what: what, suffix: "",
                                          location: nil) else { return nil }
-            targets = resolved
+            start = resolved
         } else {
-            guard let first = stateChildren.first else { return nil }
-            targets = [first]
+            guard let first = firstStateChild(s) else { return nil }
+            start = targetPool.count
+            targetPool.append(sc_id(first))
         }
         if s == 0 { action = actionID(startActions) }
-        if targets.isEmpty {
+        let count = targetPool.count - start
+        let rejected: Bool
+        if count == 0 {
             fail(.invalidInitial, s, "the <initial> transition of \(describe(s)) needs a target")
-            return nil
-        }
-        for target in targets where !isDescendant(target, of: s) {
-            fail(.invalidInitial, s, "\(what) \(describe(target)) is not a descendant of \(describe(s)); initial states must lie inside the state")
-            return nil
-        }
-        if let (a, b) = conflictingTargets(targets) {
+            rejected = true
+        } else if let target = targetPool[start...].first(where: { !isDescendant(Int($0), of: s) }) {
+            fail(.invalidInitial, s, "\(what) \(describe(Int(target))) is not a descendant of \(describe(s)); initial states must lie inside the state")
+            rejected = true
+        } else if let (a, b) = conflictingTargets(start, count) {
             fail(.invalidInitial, s, "initial states \(describe(a)) and \(describe(b)) cannot be active together; several initial states must lie in different regions of a parallel state")
+            rejected = true
+        } else {
+            rejected = false
+        }
+        if rejected {
+            targetPool.removeSubrange(start...)
             return nil
         }
-        return PendingTransition(source: s, targets: targets, descriptors: [], guardID: UInt32(SC_NONE),
-                                 actionID: action, isInternal: false)
+        return PendingTransition(source: s, targetStart: start, targetCount: count, descriptorStart: descriptorPool.count,
+                                 descriptorCount: 0, guardID: UInt32(SC_NONE), actionID: action, isInternal: false)
     }
 
     /// A history state's default transition, with the placement rules of SCXML 3.10.
@@ -298,13 +383,15 @@ struct ChartCompiler {
         if !initial.events.isEmpty || initial.guardCondition != nil {
             fail(.invalidHistory, h, "the default transition of history state '\(node.definition.id)' must have no event and no condition")
         }
-        guard let targets = resolve(initial.targets, from: h, what: "history default target", suffix: "",
-                                    location: initial.location) else { return nil }
-        for target in targets where !isDescendant(target, of: parent) || isHistory(target) {
-            fail(.invalidHistory, h, "history default target \(describe(target)) must be a state inside \(describe(parent)) other than a history state")
+        guard let start = resolve(initial.targets, from: h, what: "history default target", suffix: "",
+                                  location: initial.location) else { return nil }
+        if let target = targetPool[start...].first(where: { !isDescendant(Int($0), of: parent) || isHistory(Int($0)) }) {
+            fail(.invalidHistory, h, "history default target \(describe(Int(target))) must be a state inside \(describe(parent)) other than a history state")
+            targetPool.removeSubrange(start...)
             return nil
         }
-        return PendingTransition(source: h, targets: targets, descriptors: [], guardID: UInt32(SC_NONE),
+        return PendingTransition(source: h, targetStart: start, targetCount: targetPool.count - start,
+                                 descriptorStart: descriptorPool.count, descriptorCount: 0, guardID: UInt32(SC_NONE),
                                  actionID: actionID(initial.actions), isInternal: false)
     }
 
@@ -329,11 +416,11 @@ struct ChartCompiler {
             if !definition.initial.isEmpty || definition.initialTransition != nil {
                 fail(.invalidParallel, s, "parallel state '\(definition.id)' cannot have an initial state; all its children are entered")
             }
-            if children(of: s).allSatisfy(isHistory) {
+            if firstStateChild(s) == nil {
                 fail(.invalidParallel, s, "parallel state '\(definition.id)' needs at least one child state")
             }
         case SC_COMPOUND where s != 0:
-            if children(of: s).allSatisfy(isHistory) {
+            if firstStateChild(s) == nil {
                 fail(.misplacedHistory, s, "state '\(definition.id)' has only history children; add a child state for the history to remember")
             }
         case SC_ATOMIC:
@@ -342,6 +429,64 @@ struct ChartCompiler {
             }
         default:
             break
+        }
+    }
+}
+
+/// Results computed for an array, found again by the array's storage (compared for equality, so a
+/// storage address reused by another array cannot give a wrong answer).
+struct StorageMemo<Element: Equatable> {
+    private var keys: [UInt] = []
+    private var entries: [(array: [Element], range: Range<Int>)] = []
+    private var slots: [Int32] = []
+    private var mask = 0
+
+    @inline(__always)
+    private static func key(_ array: [Element]) -> UInt? {
+        guard !array.isEmpty else { return nil }
+        return array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    }
+
+    @inline(__always)
+    private func slot(_ key: UInt) -> Int { Int(truncatingIfNeeded: (key >> 3) &* 0x9E37_79B9_7F4A_7C15 >> 40) & mask }
+
+    /// The range stored for `array`, if any.
+    func find(_ array: [Element]) -> Range<Int>? {
+        guard !slots.isEmpty, let key = Self.key(array) else { return nil }
+        var index = slot(key)
+        while true {
+            let entry = slots[index]
+            if entry < 0 { return nil }
+            if keys[index] == key {
+                let stored = entries[Int(entry)]
+                return stored.array == array ? stored.range : nil
+            }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Stores `range` for `array` (replacing an entry for the same storage).
+    mutating func insert(_ array: [Element], _ range: Range<Int>) {
+        guard let key = Self.key(array) else { return }
+        if (entries.count + 1) * 2 > slots.count { grow() }
+        var index = slot(key)
+        while slots[index] >= 0 && keys[index] != key { index = (index + 1) & mask }
+        slots[index] = Int32(entries.count)
+        keys[index] = key
+        entries.append((array, range))
+    }
+
+    private mutating func grow() {
+        let capacity = max(64, slots.count * 2)
+        keys = Array(repeating: 0, count: capacity)
+        slots = Array(repeating: -1, count: capacity)
+        mask = capacity - 1
+        for (position, entry) in entries.enumerated() {
+            guard let key = Self.key(entry.array) else { continue }
+            var index = slot(key)
+            while slots[index] >= 0 { index = (index + 1) & mask }
+            slots[index] = Int32(position)
+            keys[index] = key
         }
     }
 }

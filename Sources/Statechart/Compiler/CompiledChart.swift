@@ -45,28 +45,30 @@ public final class CompiledChart: @unchecked Sendable {
     public init(_ definition: ChartDefinition) throws {
         var compiler = ChartCompiler()
         compiler.flatten(definition)
-        let nodes = compiler.nodes
-        guard compiler.errors.filter({ $0.code == .tooDeep }).isEmpty else {
+        guard !compiler.errors.contains(where: { $0.code == .tooDeep }) else {
             throw ChartCompilationError(compiler.errors)
         }
-        for s in nodes.indices { compiler.checkShape(s) }
+        let stateCount = compiler.nodes.count
+        for s in 0..<stateCount { compiler.checkShape(s) }
 
         // Transitions grouped by source in document order, then default-entry transitions.
         var pending: [ChartCompiler.PendingTransition] = []
-        var groups: [(first: Int, count: Int)] = Array(repeating: (0, 0), count: nodes.count)
-        for s in nodes.indices {
-            groups[s].first = pending.count
-            for (number, t) in nodes[s].definition.transitions.enumerated() {
-                if let resolved = compiler.transition(t, source: s, number: number + 1) {
+        var firstTransition = Array(repeating: sc_id(0), count: stateCount)
+        var transitionCounts = Array(repeating: UInt32(0), count: stateCount)
+        for s in 0..<stateCount {
+            firstTransition[s] = sc_id(pending.count)
+            let list = compiler.nodes[s].definition.transitions
+            for number in list.indices {
+                if let resolved = compiler.transition(list[number], source: s, number: number + 1) {
                     pending.append(resolved)
                 }
             }
-            groups[s].count = pending.count - groups[s].first
+            transitionCounts[s] = UInt32(pending.count) - firstTransition[s]
         }
-        var initial = Array(repeating: UInt32(SC_NONE), count: nodes.count)
-        for s in nodes.indices {
+        var initial = Array(repeating: UInt32(SC_NONE), count: stateCount)
+        for s in 0..<stateCount {
             let resolved: ChartCompiler.PendingTransition?
-            switch nodes[s].kind {
+            switch compiler.nodes[s].kind {
             case SC_COMPOUND: resolved = compiler.initialTransition(of: s)
             case SC_HISTORY_SHALLOW, SC_HISTORY_DEEP: resolved = compiler.historyTransition(of: s)
             default: resolved = nil
@@ -77,52 +79,58 @@ public final class CompiledChart: @unchecked Sendable {
             }
         }
         // done.state.<id> for every compound and parallel state.
-        var doneEvents = Array(repeating: UInt32(SC_NONE), count: nodes.count)
-        for s in nodes.indices.dropFirst() where nodes[s].kind == SC_COMPOUND || nodes[s].kind == SC_PARALLEL {
-            doneEvents[s] = compiler.events.intern("done.state." + nodes[s].definition.id)
+        var doneEvents = Array(repeating: UInt32(SC_NONE), count: stateCount)
+        for s in 1..<max(stateCount, 1) where compiler.nodes[s].kind == SC_COMPOUND || compiler.nodes[s].kind == SC_PARALLEL {
+            doneEvents[s] = compiler.events.intern("done.state." + compiler.nodes[s].definition.id)
         }
         if !compiler.errors.isEmpty { throw ChartCompilationError(compiler.errors) }
 
-        // Lay out the tables.
-        let stateCount = nodes.count
+        // Lay out the tables. The pools hold every pending transition's targets and descriptors
+        // in order, so they are the tables' pools as they are.
         let states = UnsafeMutableBufferPointer<sc_state>.allocate(capacity: stateCount)
         let transitions = UnsafeMutableBufferPointer<sc_transition>.allocate(capacity: max(pending.count, 1))
-        let targetCount = pending.reduce(0) { $0 + $1.targets.count }
-        let descriptorCount = pending.reduce(0) { $0 + $1.descriptors.count }
+        let targetCount = compiler.targetPool.count
+        let descriptorCount = compiler.descriptorPool.count
         let targets = UnsafeMutableBufferPointer<sc_id>.allocate(capacity: max(targetCount, 1))
         let descriptors = UnsafeMutableBufferPointer<sc_id>.allocate(capacity: max(descriptorCount, 1))
-        var targetOffset = 0, descriptorOffset = 0
-        for (i, t) in pending.enumerated() {
-            for (k, target) in t.targets.enumerated() { targets[targetOffset + k] = sc_id(target) }
-            for (k, d) in t.descriptors.enumerated() { descriptors[descriptorOffset + k] = d }
-            let historyTarget = t.targets.contains { compiler.isHistory($0) }
+        _ = targets.initialize(from: compiler.targetPool)
+        _ = descriptors.initialize(from: compiler.descriptorPool)
+        for i in pending.indices {
+            let t = pending[i]
             var flags: UInt32 = t.isInternal ? UInt32(SC_TRANSITION_INTERNAL) : 0
-            if historyTarget { flags |= UInt32(SC_TRANSITION_DYNAMIC_DOMAIN) }
-            let domain = compiler.domain(source: t.source, targets: t.targets, isInternal: t.isInternal)
+            if compiler.targetsHistory(t) { flags |= UInt32(SC_TRANSITION_DYNAMIC_DOMAIN) }
+            let domain = compiler.domain(t)
             transitions[i] = sc_transition(
                 source: sc_id(t.source), domain: domain.map { sc_id($0) } ?? SC_NONE,
-                targets_offset: UInt32(targetOffset), target_count: UInt32(t.targets.count),
-                events_offset: UInt32(descriptorOffset), event_count: UInt32(t.descriptors.count),
+                targets_offset: UInt32(t.targetStart), target_count: UInt32(t.targetCount),
+                events_offset: UInt32(t.descriptorStart), event_count: UInt32(t.descriptorCount),
                 guard: t.guardID, action: t.actionID, flags: flags, reserved: 0)
-            targetOffset += t.targets.count
-            descriptorOffset += t.descriptors.count
         }
-        for (s, node) in nodes.enumerated() {
+        var stateIDs: [String] = []
+        var kinds: [sc_state_kind] = []
+        stateIDs.reserveCapacity(stateCount)
+        kinds.reserveCapacity(stateCount)
+        for s in 0..<stateCount {
+            let node = compiler.nodes[s]
+            let hasInvocations = !node.definition.invocations.isEmpty
+            let hasDoneData = node.definition.doneData != nil && node.kind == SC_FINAL
             var flags: UInt8 = 0
-            if !node.definition.invocations.isEmpty { flags |= UInt8(SC_STATE_HAS_INVOKE) }
-            if compiler.children(of: s).contains(where: compiler.isHistory) { flags |= UInt8(SC_STATE_HAS_HISTORY) }
-            if node.definition.doneData != nil && node.kind == SC_FINAL { flags |= UInt8(SC_STATE_HAS_DONEDATA) }
+            if hasInvocations { flags |= UInt8(SC_STATE_HAS_INVOKE) }
+            if compiler.hasHistoryChild(s) { flags |= UInt8(SC_STATE_HAS_HISTORY) }
+            if hasDoneData { flags |= UInt8(SC_STATE_HAS_DONEDATA) }
             states[s] = sc_state(
                 parent: node.parent < 0 ? SC_NONE : sc_id(node.parent),
                 last_descendant: sc_id(node.lastDescendant),
-                first_transition: sc_id(groups[s].first), transition_count: UInt32(groups[s].count),
+                first_transition: firstTransition[s], transition_count: transitionCounts[s],
                 initial: initial[s],
                 on_entry: compiler.actionID(node.definition.onEntry),
                 on_exit: compiler.actionID(node.definition.onExit),
                 done_event: doneEvents[s], own_mask: 0, path_mask: 0,
                 kind: UInt8(node.kind.rawValue), flags: flags, depth: UInt16(node.depth), reserved: 0)
-            if !node.definition.invocations.isEmpty { compiler.invocations[s] = node.definition.invocations }
-            if let done = node.definition.doneData, node.kind == SC_FINAL { compiler.doneData[s] = done }
+            if hasInvocations { compiler.invocations[s] = node.definition.invocations }
+            if hasDoneData { compiler.doneData[s] = node.definition.doneData }
+            stateIDs.append(node.definition.id)
+            kinds.append(node.kind)
         }
         let eventTable = compiler.events
         let eventInfo = UnsafeMutableBufferPointer<sc_event_info>.allocate(capacity: max(eventTable.names.count, 1))
@@ -140,15 +148,16 @@ public final class CompiledChart: @unchecked Sendable {
         sc_chart_fill_masks(chart, states.baseAddress, eventInfo.baseAddress)
 
         self.name = definition.name
-        self.stateIDs = nodes.map(\.definition.id)
+        self.stateIDs = stateIDs
         self.eventNames = eventTable.names
-        self.stateIndex = Dictionary(uniqueKeysWithValues: nodes.indices.dropFirst().map { (nodes[$0].definition.id, $0) })
+        // Every id is unique here (duplicates are errors), so the compiler's index is the map.
+        self.stateIndex = compiler.index
         self.events = eventTable
         self.guardTable = CallbackTable(single: compiler.guards)
         self.actionTable = CallbackTable(lists: compiler.actions)
         self.invocations = compiler.invocations
         self.doneData = compiler.doneData
-        self.kinds = nodes.map(\.kind)
+        self.kinds = kinds
         self.chartPointer = chart
         self.statesPointer = states
         self.transitionsPointer = transitions
