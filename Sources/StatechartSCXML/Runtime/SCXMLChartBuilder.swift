@@ -4,13 +4,37 @@ import Statechart
 /// conditions and executable content turned into closures over the session's datamodel.
 struct SCXMLChartBuilder {
     let session: SCXMLSession
+    private let lateBinding: Bool
+    /// The ids of the top-level states.
+    private let topLevelIDs: Set<String>
+
+    init(session: SCXMLSession) {
+        self.session = session
+        let document = session.document
+        lateBinding = document.binding == .late
+        topLevelIDs = Set(document.states.map(\.id))
+    }
 
     func chart() -> ChartDefinition {
         let document = session.document
         let session = self.session
         return ChartDefinition(name: document.name ?? document.sourceLocation.file, initial: document.initial,
-                               states: document.states.map(state), location: document.sourceLocation.chartLocation,
+                               states: states(document.states), location: document.sourceLocation,
                                onStart: [{ ctx in session.startUp(ctx: ctx) }])
+    }
+
+    private func states(_ list: [SCXMLState]) -> [StateDefinition] {
+        var result: [StateDefinition] = []
+        result.reserveCapacity(list.count)
+        for index in list.indices { result.append(state(list[index])) }
+        return result
+    }
+
+    private func transitions(_ list: [SCXMLTransition]) -> [TransitionDefinition] {
+        var result: [TransitionDefinition] = []
+        result.reserveCapacity(list.count)
+        for index in list.indices { result.append(transition(list[index])) }
+        return result
     }
 
     private func state(_ s: SCXMLState) -> StateDefinition {
@@ -22,16 +46,16 @@ struct SCXMLChartBuilder {
         case .history: kind = .history(s.historyType == .deep ? .deep : .shallow)
         }
         var definition = StateDefinition(s.id, kind: kind, initial: s.initial,
-                                         children: s.children.map(state), location: s.sourceLocation.chartLocation)
+                                         children: s.children.isEmpty ? [] : states(s.children), location: s.sourceLocation)
         if s.kind == .history {
             definition.initialTransition = s.transitions.first.map(transition)
         } else {
-            definition.transitions = s.transitions.map(transition)
+            if !s.transitions.isEmpty { definition.transitions = transitions(s.transitions) }
             definition.initialTransition = s.initialElement.map { transition($0.transition) }
         }
         let session = self.session
         var entry: [Action] = []
-        if session.document.binding == .late, s.datamodelElement != nil {
+        if lateBinding, s.datamodelElement != nil {
             entry.append { ctx in session.initializeLateData(of: s, ctx: ctx) }
         }
         // Each <onentry>/<onexit> element is its own block: an error stops only that block.
@@ -42,7 +66,7 @@ struct SCXMLChartBuilder {
         for block in s.onExit {
             definition.onExit.append { ctx in session.run(block.actions, ctx: ctx) }
         }
-        if s.kind == .final && session.document.states.contains(where: { $0.id == s.id }) {
+        if s.kind == .final && topLevelIDs.contains(s.id) {
             // exitInterpreter: a top-level final's done data goes to the invoking session.
             definition.onExit.append { ctx in session.returnDoneEvent(from: s, ctx: ctx) }
         }
@@ -75,15 +99,17 @@ struct SCXMLChartBuilder {
         if let cond = t.cond {
             condition = { ctx in session.condition(cond, ctx: ctx) }
         }
-        let actions: [Action] = t.actions.isEmpty ? [] : [{ ctx in session.run(t.actions, ctx: ctx) }]
-        // ".*" is the schema's other spelling of "*" (the IRP tests 311 and 312 use it).
-        let events = t.events.map { $0 == ".*" ? "*" : $0 }
+        var actions: [Action] = []
+        if !t.actions.isEmpty {
+            let content = t.actions
+            actions = [{ ctx in session.run(content, ctx: ctx) }]
+        }
+        // ".*" is the schema's other spelling of "*" (the IRP tests 311 and 312 use it). The
+        // document's arrays are used as they are otherwise (shared, not copied).
+        var events = t.events
+        if events.contains(".*") { events = events.map { $0 == ".*" ? "*" : $0 } }
         return TransitionDefinition(on: events, guard: condition, to: t.targets,
                                     type: t.type == .internal ? .internal : .external, actions: actions,
-                                    location: t.sourceLocation.chartLocation)
+                                    location: t.sourceLocation)
     }
-}
-
-extension SCXMLSourceLocation {
-    var chartLocation: SourceLocation { SourceLocation(file: file, line: line, column: column) }
 }

@@ -1,5 +1,7 @@
 /// Visits every element of a document that a datamodel may have to support, in document order:
 /// data, scripts, conditions, executable content (nested content included), done data, invokes.
+/// The states are read in place (a state is never copied), and a state with nothing to visit
+/// costs a few field reads.
 enum SCXMLDocumentWalker {
     enum Item {
         case data(SCXMLData)
@@ -13,22 +15,36 @@ enum SCXMLDocumentWalker {
     static func visit(_ document: SCXMLDocument, _ body: (Item) -> Void) {
         for data in document.datamodelElement?.data ?? [] { body(.data(data)) }
         if let script = document.script { body(.script(script)) }
-        for state in document.allStates { visit(state, body) }
+        visit(document.states, body)
     }
 
-    private static func visit(_ state: SCXMLState, _ body: (Item) -> Void) {
-        for data in state.datamodelElement?.data ?? [] { body(.data(data)) }
-        for block in state.onEntry + state.onExit { visit(block.actions, body) }
-        if let initial = state.initialElement { visit(initial.transition.actions, body) }
-        for transition in state.transitions {
-            if let cond = transition.cond { body(.condition(cond, transition.sourceLocation, element: "transition")) }
-            visit(transition.actions, body)
+    /// The states and their descendants, parents before children.
+    private static func visit(_ states: [SCXMLState], _ body: (Item) -> Void) {
+        for index in states.indices {
+            visit(states, index, body)
+            if !states[index].children.isEmpty { visit(states[index].children, body) }
         }
-        for invoke in state.invokes {
+    }
+
+    private static func visit(_ states: [SCXMLState], _ index: Int, _ body: (Item) -> Void) {
+        if let data = states[index].datamodelElement?.data {
+            for item in data { body(.data(item)) }
+        }
+        for block in states[index].onEntry { visit(block.actions, body) }
+        for block in states[index].onExit { visit(block.actions, body) }
+        if let initial = states[index].initialElement { visit(initial.transition.actions, body) }
+        let transitions = states[index].transitions
+        for position in transitions.indices {
+            if let cond = transitions[position].cond {
+                body(.condition(cond, transitions[position].sourceLocation, element: "transition"))
+            }
+            if !transitions[position].actions.isEmpty { visit(transitions[position].actions, body) }
+        }
+        for invoke in states[index].invokes {
             body(.invoke(invoke))
             if let finalize = invoke.finalize { visit(finalize.actions, body) }
         }
-        if let done = state.doneData { body(.doneData(done)) }
+        if let done = states[index].doneData { body(.doneData(done)) }
     }
 
     private static func visit(_ actions: [SCXMLExecutable], _ body: (Item) -> Void) {
