@@ -525,8 +525,9 @@ enum LibXML2Reader {
         guard document != nil, !statePointer.pointee.tree.nodes.isEmpty else {
             return Output(tree: nil, diagnostics: [documentError(fileName, "malformed XML: the document has no root element")])
         }
-        let tree = XMLTree(statePointer.pointee.tree)
+        let owner = XMLTree(statePointer.pointee.tree)
         statePointer.pointee.tree = XMLTree.Parts()
+        let tree = owner.view
         for (element, name) in statePointer.pointee.unresolvedEntities {
             diagnostics.append(
                 SCXMLDiagnostic(
@@ -536,13 +537,13 @@ enum LibXML2Reader {
                         "the entity reference '&\(name);' cannot be resolved: entities are neither declared nor loaded "
                         + "from external DTDs; use a character reference or write the text out"))
         }
-        return Output(tree: tree, diagnostics: diagnostics)
+        return Output(tree: owner, diagnostics: diagnostics)
     }
 
     /// Parses `data` into a value tree (for XML carried as data, where positions do not matter).
     static func parse(_ data: Data, fileName: String, tags: [SourceScanner.Tag]) -> (root: XMLElement?, diagnostics: [SCXMLDiagnostic]) {
         let output = read(data, fileName: fileName, source: SourceText(bytes: [], isSingleByte: false), tags: tags)
-        return (output.tree.flatMap { tree in tree.root.map { tree.element($0) } }, output.diagnostics)
+        return (output.tree.flatMap { tree in tree.view.root.map { tree.view.element($0) } }, output.diagnostics)
     }
 
     static func documentError(_ fileName: String, _ message: String) -> SCXMLDiagnostic {

@@ -1,3 +1,5 @@
+import Foundation
+
 // Builds the SCXML document model from the XML tree and reports every structural error: unknown or
 // misplaced elements, unknown, missing, invalid or conflicting attributes, and wrong numbers of
 // children. Checks that need the whole document (ids, targets, initial states) are in SCXMLValidator.
@@ -11,16 +13,20 @@
 struct SCXMLBuilder {
     typealias Element = XMLTree.Index
 
-    let tree: XMLTree
+    /// Keeps the tree ``tree`` reads alive.
+    let owner: XMLTree
+    let tree: XMLTreeView
     let fileName: String
     let limits: SCXMLParser.Limits
     private(set) var diagnostics: [SCXMLDiagnostic] = []
     private var stateCount = 0
     /// The SCXML children of the elements being built, innermost last.
     private var childStack: [Element] = []
+    private var tokenCache = TokenCache()
 
     init(tree: XMLTree, fileName: String, limits: SCXMLParser.Limits) {
-        self.tree = tree
+        self.owner = tree
+        self.tree = tree.view
         self.fileName = fileName
         self.limits = limits
         childStack.reserveCapacity(64)
@@ -99,14 +105,14 @@ struct SCXMLBuilder {
 
     /// An element's SCXML attributes: those without a namespace that the element allows.
     struct AttributeValues {
-        unowned(unsafe) let tree: XMLTree
+        let tree: XMLTreeView
         let first: Int32
         /// Bit `i`: attribute `first + i` is one of the element's SCXML attributes.
         var accepted: UInt64 = 0
         /// Accepted attributes past the 64th, if any.
         var more: [Int32] = []
 
-        init(tree: XMLTree, first: Int32) {
+        init(tree: XMLTreeView, first: Int32) {
             self.tree = tree
             self.first = first
         }
@@ -132,26 +138,28 @@ struct SCXMLBuilder {
         /// Whether the attribute is present.
         func has(_ name: String) -> Bool { index(of: name) != nil }
 
-        /// The attribute's value split at whitespace (``SCXMLBuilder/tokens(_:)``), and whether
-        /// the attribute is present.
-        func tokens(_ name: String) -> (tokens: [String], present: Bool) {
-            guard let attribute = index(of: name) else { return ([], false) }
-            let record = tree.attributes[attribute]
-            // ASCII without "\r": split the bytes; a value without separators is one token.
-            let split: [String]? = tree.bytes.withUnsafeBufferPointer { buffer in
-                let value = UnsafeBufferPointer(rebasing: buffer[Int(record.valueStart)..<Int(record.valueStart + record.valueCount)])
-                var separators = false
-                for byte in value {
-                    if byte >= 0x80 || byte == 0x0D { return nil }
-                    if byte == 0x20 || byte == 0x09 || byte == 0x0A { separators = true }
-                }
-                if !separators { return value.isEmpty ? [] : [String(decoding: value, as: UTF8.self)] }
-                return value.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }).map {
-                    String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self)
-                }
+    }
+
+    /// The value of attribute `name` split at whitespace (``tokens(_:)``), and whether the
+    /// attribute is present. A value without separators is one token, and the arrays of equal
+    /// values are one array (an event or a state named again shares it).
+    mutating func tokens(_ values: AttributeValues, _ name: String) -> (tokens: [String], present: Bool) {
+        guard let attribute = values.index(of: name) else { return ([], false) }
+        let record = tree.attributes[attribute]
+        let start = Int(record.valueStart), count = Int(record.valueCount)
+        // ASCII without separators or "\r" (nearly every value): one token, maybe seen before.
+        var simple = true
+        for byte in tree.bytes[start..<(start + count)] {
+            if byte >= 0x80 || byte == 0x0D || byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                simple = false
+                break
             }
-            return (split ?? SCXMLBuilder.tokens(tree.attributeValue(attribute)), true)
         }
+        if simple {
+            if count == 0 { return ([], true) }
+            return (tokenCache.tokens(tree.bytes, start: start, count: count), true)
+        }
+        return (Self.tokens(tree.attributeValue(attribute)), true)
     }
 
     /// The element's attributes without a namespace, reporting those SCXML does not define for it.
@@ -443,7 +451,7 @@ struct SCXMLBuilder {
         }
         let values = attributes(of: element, allowed: allowedAttributes)
         let id = values["id"]
-        let initial = values.tokens("initial")
+        let initial = tokens(values, "initial")
         var state = SCXMLState(
             kind: kind, id: id ?? "", isGeneratedID: id == nil, sourceLocation: location(element),
             initial: initial.tokens)
@@ -542,11 +550,11 @@ struct SCXMLBuilder {
 
     mutating func buildTransition(_ element: Element, role: TransitionRole) -> SCXMLTransition {
         let values = attributes(of: element, allowed: Self.transitionAttributes)
-        let events = values.tokens("event")
+        let events = tokens(values, "event")
         let cond = values["cond"]
         var transition = SCXMLTransition(
             sourceLocation: location(element), events: events.tokens, cond: cond,
-            targets: values.tokens("target").tokens)
+            targets: tokens(values, "target").tokens)
         if let type = values["type"] {
             if let value = SCXMLTransitionType(rawValue: type) {
                 transition.type = value
@@ -932,4 +940,61 @@ struct SCXMLBuilder {
         }
         return send
     }
+}
+
+/// Single-token arrays by the bytes of their token, so that equal attribute values share one
+/// array: one allocation per distinct name instead of one per attribute.
+private struct TokenCache {
+    private var hashes: [UInt64] = []
+    private var slots: [Int32] = []
+    private var entries: [(start: Int, count: Int, tokens: [String])] = []
+    private var mask = 0
+
+    /// The array holding the one token `bytes[start..<start + count]`.
+    mutating func tokens(_ buffer: UnsafeBufferPointer<UInt8>, start: Int, count: Int) -> [String] {
+        do {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in buffer[start..<(start + count)] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            if !slots.isEmpty {
+                var index = Int(truncatingIfNeeded: hash >> 32) & mask
+                while slots[index] >= 0 {
+                    if hashes[index] == hash {
+                        let entry = entries[Int(slots[index])]
+                        if entry.count == count
+                            && memcmp(buffer.baseAddress! + entry.start, buffer.baseAddress! + start, count) == 0
+                        {
+                            return entry.tokens
+                        }
+                    }
+                    index = (index + 1) & mask
+                }
+            }
+            let tokens = [String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<(start + count)]), as: UTF8.self)]
+            insert(hash, (start, count, tokens))
+            return tokens
+        }
+    }
+
+    private mutating func insert(_ hash: UInt64, _ entry: (start: Int, count: Int, tokens: [String])) {
+        if (entries.count + 1) * 2 > slots.count {
+            let capacity = max(256, slots.count * 2)
+            hashes = Array(repeating: 0, count: capacity)
+            slots = Array(repeating: -1, count: capacity)
+            mask = capacity - 1
+            for position in entries.indices {
+                var index = Int(truncatingIfNeeded: entryHashes[position] >> 32) & mask
+                while slots[index] >= 0 { index = (index + 1) & mask }
+                slots[index] = Int32(position)
+                hashes[index] = entryHashes[position]
+            }
+        }
+        var index = Int(truncatingIfNeeded: hash >> 32) & mask
+        while slots[index] >= 0 { index = (index + 1) & mask }
+        slots[index] = Int32(entries.count)
+        hashes[index] = hash
+        entries.append(entry)
+        entryHashes.append(hash)
+    }
+
+    private var entryHashes: [UInt64] = []
 }

@@ -97,9 +97,10 @@ public enum SCXMLParser {
         }
 
         let xml = LibXML2Reader.read(data, fileName: fileName, source: source, tags: scan.tags)
-        guard let tree = xml.tree, let root = tree.root, xml.diagnostics.isEmpty else {
+        guard let owner = xml.tree, let root = owner.view.root, xml.diagnostics.isEmpty else {
             throw SCXMLParseError(diagnostics: sorted(xml.diagnostics))
         }
+        let tree = owner.view
         let rootLocation = SCXMLSourceLocation(file: fileName, line: tree.line(root), column: tree.column(root))
         guard tree.localName(root) == "scxml" else {
             throw SCXMLParseError(diagnostics: [
@@ -121,7 +122,7 @@ public enum SCXMLParser {
             ])
         }
 
-        var builder = SCXMLBuilder(tree: tree, fileName: fileName, limits: limits)
+        var builder = SCXMLBuilder(tree: owner, fileName: fileName, limits: limits)
         var document = builder.buildDocument(root)
         let diagnostics = xml.diagnostics + builder.diagnostics + SCXMLValidator.validate(&document)
         guard diagnostics.isEmpty else { throw SCXMLParseError(diagnostics: sorted(diagnostics)) }

@@ -5,7 +5,7 @@
 
 /// A parsed XML document: the root element and everything in it. Immutable once parsed (a class,
 /// so that readers share its arrays without retaining them on every access).
-final class XMLTree: Sendable {
+final class XMLTree {
     /// A node's position in ``nodes``.
     typealias Index = Int32
 
@@ -62,24 +62,57 @@ final class XMLTree: Sendable {
         var scxmlNamespace: Int32 = -2
     }
 
-    let nodes: [Node]
-    let attributes: [Attribute]
-    let declarations: [Declaration]
+    /// Read access to the tree, valid while the tree lives: plain pointers, so readers copy it
+    /// freely and reach any node without retaining anything.
+    let view: XMLTreeView
+
+    private let nodes: UnsafeMutableBufferPointer<Node>
+    private let attributes: UnsafeMutableBufferPointer<Attribute>
+    private let declarations: UnsafeMutableBufferPointer<Declaration>
+    private let strings: UnsafeMutableBufferPointer<String>
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+
+    init(_ parts: Parts) {
+        func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+            _ = buffer.initialize(from: array)
+            return UnsafeMutableBufferPointer(rebasing: buffer[0..<array.count])
+        }
+        nodes = copy(parts.nodes)
+        attributes = copy(parts.attributes)
+        declarations = copy(parts.declarations)
+        strings = copy(parts.strings)
+        bytes = copy(parts.bytes)
+        view = XMLTreeView(
+            nodes: UnsafeBufferPointer(nodes), attributes: UnsafeBufferPointer(attributes),
+            declarations: UnsafeBufferPointer(declarations), strings: UnsafeBufferPointer(strings),
+            bytes: UnsafeBufferPointer(bytes), scxmlNamespace: parts.scxmlNamespace)
+    }
+
+    deinit {
+        _ = strings.deinitialize()
+        strings.baseAddress?.deallocate()
+        nodes.baseAddress?.deallocate()
+        attributes.baseAddress?.deallocate()
+        declarations.baseAddress?.deallocate()
+        bytes.baseAddress?.deallocate()
+    }
+}
+
+/// Read access to an ``XMLTree`` (valid while the tree lives).
+struct XMLTreeView {
+    typealias Index = XMLTree.Index
+    typealias Kind = XMLTree.Kind
+
+    let nodes: UnsafeBufferPointer<XMLTree.Node>
+    let attributes: UnsafeBufferPointer<XMLTree.Attribute>
+    let declarations: UnsafeBufferPointer<XMLTree.Declaration>
     /// Interned names, prefixes and namespace URIs.
-    let strings: [String]
+    let strings: UnsafeBufferPointer<String>
     /// Text and attribute values, UTF-8.
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The index in ``strings`` of the SCXML namespace URI, -2 when the document never names it.
     let scxmlNamespace: Int32
-
-    init(_ parts: consuming Parts) {
-        nodes = parts.nodes
-        attributes = parts.attributes
-        declarations = parts.declarations
-        strings = parts.strings
-        bytes = parts.bytes
-        scxmlNamespace = parts.scxmlNamespace
-    }
 
     /// The root element (the first node), if any.
     var root: Index? { nodes.isEmpty ? nil : 0 }
@@ -122,9 +155,7 @@ final class XMLTree: Sendable {
     /// The bytes `start..<start + count` as a string.
     func string(bytesAt start: Int32, count: Int32) -> String {
         if count == 0 { return "" }
-        return bytes.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(start)..<Int(start + count)]), as: UTF8.self)
-        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(start + count)]), as: UTF8.self)
     }
 
     /// A text, CDATA or comment node's text, a processing instruction's data.
@@ -136,18 +167,15 @@ final class XMLTree: Sendable {
     /// Whether a text node holds only whitespace (`Character.isWhitespace`).
     func isBlank(_ node: Index) -> Bool {
         let record = nodes[Int(node)]
-        let blank: Bool? = bytes.withUnsafeBufferPointer { buffer in
-            var index = Int(record.textStart)
-            let end = index + Int(record.textCount)
-            while index < end {
-                let byte = buffer[index]
-                if byte >= 0x80 { return nil }
-                if !isASCIIWhitespace(byte) { return false }
-                index += 1
-            }
-            return true
+        var index = Int(record.textStart)
+        let end = index + Int(record.textCount)
+        while index < end {
+            let byte = bytes[index]
+            if byte >= 0x80 { return content(node).isBlank }
+            if !isASCIIWhitespace(byte) { return false }
+            index += 1
         }
-        return blank ?? content(node).isBlank
+        return true
     }
 
     /// Whether the node is text or CDATA.
@@ -175,19 +203,17 @@ final class XMLTree: Sendable {
         while child >= 0 {
             if isText(child) {
                 let record = nodes[Int(child)]
-                let verdict: Bool? = bytes.withUnsafeBufferPointer { buffer in
-                    var index = Int(record.textStart)
-                    let end = index + Int(record.textCount)
-                    while index < end {
-                        let byte = buffer[index]
-                        if byte >= 0x80 { return nil }
-                        if !isASCIIWhitespace(byte) { return false }
-                        index += 1
+                var index = Int(record.textStart)
+                let end = index + Int(record.textCount)
+                while index < end {
+                    let byte = bytes[index]
+                    if byte >= 0x80 {
+                        ascii = false
+                    } else if !isASCIIWhitespace(byte) {
+                        return false
                     }
-                    return true
+                    index += 1
                 }
-                if verdict == false { return false }
-                if verdict == nil { ascii = false }
             }
             child = nodes[Int(child)].nextSibling
         }
@@ -353,7 +379,7 @@ struct XMLNamespaceScope: Sendable {
 enum XMLSerializer {
     /// The children of an element as an XML fragment. Each top-level element also declares every
     /// namespace in scope that it does not declare itself, so the fragment stands alone.
-    static func serializeChildren(of element: XMLTree.Index, in tree: XMLTree) -> String {
+    static func serializeChildren(of element: XMLTree.Index, in tree: XMLTreeView) -> String {
         var output = ""
         let inner = tree.scope(of: element)
         var child = tree.nodes[Int(element)].firstChild
@@ -369,7 +395,7 @@ enum XMLSerializer {
     }
 
     private static func missingDeclarations(
-        for element: XMLTree.Index, in scope: XMLNamespaceScope, tree: XMLTree
+        for element: XMLTree.Index, in scope: XMLNamespaceScope, tree: XMLTreeView
     ) -> [XMLNamespaceDeclaration] {
         var result: [XMLNamespaceDeclaration] = []
         let declared = Set(tree.declarationsOf(element).map(\.prefix))
@@ -382,7 +408,7 @@ enum XMLSerializer {
     }
 
     private static func serialize(
-        _ element: XMLTree.Index, in tree: XMLTree, output: inout String, extraDeclarations: [XMLNamespaceDeclaration]
+        _ element: XMLTree.Index, in tree: XMLTreeView, output: inout String, extraDeclarations: [XMLNamespaceDeclaration]
     ) {
         let name = tree.qualifiedName(element)
         output += "<" + name
@@ -409,7 +435,7 @@ enum XMLSerializer {
         output += "</" + name + ">"
     }
 
-    private static func serializeLeaf(_ node: XMLTree.Index, in tree: XMLTree, output: inout String) {
+    private static func serializeLeaf(_ node: XMLTree.Index, in tree: XMLTreeView, output: inout String) {
         let record = tree.nodes[Int(node)]
         switch record.kind {
         case .element: break
