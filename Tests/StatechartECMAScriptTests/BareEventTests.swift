@@ -1,0 +1,116 @@
+import Foundation
+import Statechart
+import StatechartSCXML
+import XCTest
+
+/// Events a host sends without data travel through the machine as bare interned ids; the
+/// document must still see them in `_event` exactly as SCXML describes an external event, and
+/// the gate that forwards events to invoked sessions must still see them.
+final class BareEventTests: XCTestCase {
+    static let dump = """
+        <log expr="[_event.name, _event.type, typeof _event.sendid, typeof _event.origin, typeof _event.origintype,
+                    typeof _event.invokeid, typeof _event.data].join('|')"/>
+        """
+
+    func testEventsWithoutDataAreExternalWithOnlyAName() throws {
+        let session = try TestSession("""
+            <state id="s">
+              <transition event="plain">\(Self.dump)</transition>
+              <transition event="order">\(Self.dump)</transition>
+              <transition event="nested" cond="_event.name === 'nested'">\(Self.dump)<raise event="inner"/></transition>
+              <transition event="inner">\(Self.dump)</transition>
+              <transition event="*">\(Self.dump)</transition>
+            </state>
+            """)
+        try session.machine.start()
+        try session.machine.send("plain")
+        try session.machine.send(SCXMLEvent(name: "plain"))
+        try session.machine.send("order.placed")                // matched through its prefix
+        try session.machine.send("unmentioned")                 // matched by "*" only
+        try session.machine.send("nested")
+        try session.machine.send("plain", data: .number(7))
+        XCTAssertEqual(session.logs, [
+            "plain|external|undefined|undefined|undefined|undefined|undefined",
+            "plain|external|undefined|undefined|undefined|undefined|undefined",
+            "order.placed|external|undefined|undefined|undefined|undefined|undefined",
+            "unmentioned|external|undefined|undefined|undefined|undefined|undefined",
+            "nested|external|undefined|undefined|undefined|undefined|undefined",
+            "inner|internal|undefined|undefined|undefined|undefined|undefined",
+            "plain|external|undefined|undefined|undefined|undefined|number",
+        ])
+    }
+
+    func testEventChangesBetweenBareEventsOfTheSameName() throws {
+        // `_event` is rebound for each event, also when two bare events in a row are equal
+        // and a done event (platform) comes between them.
+        let session = try TestSession("""
+            <state id="s" initial="a">
+              <state id="a"><transition event="go" target="b">\(Self.dump)</transition></state>
+              <state id="b"><transition event="go" target="end">\(Self.dump)</transition></state>
+              <final id="end"/>
+              <transition event="done.state.s" target="t">\(Self.dump)</transition>
+            </state>
+            <state id="t"><transition event="go">\(Self.dump)</transition></state>
+            """)
+        try session.machine.start()
+        for _ in 0..<3 { try session.machine.send("go") }
+        XCTAssertEqual(session.logs, [
+            "go|external|undefined|undefined|undefined|undefined|undefined",
+            "go|external|undefined|undefined|undefined|undefined|undefined",
+            "done.state.s|platform|undefined|undefined|undefined|undefined|undefined",
+            "go|external|undefined|undefined|undefined|undefined|undefined",
+        ])
+    }
+
+    func testEventsSentFromTheLogHookAreExternal() throws {
+        let session = try TestSession("""
+            <state id="s">
+              <transition event="first"><log expr="'send second'"/></transition>
+              <transition event="second">\(Self.dump)</transition>
+            </state>
+            """)
+        let machine = session.machine
+        let seen = BareEventDispatchRecorder()
+        machine.onLog { [unowned machine] _, message in
+            seen.add(message)
+            if message == "send second" { _ = try? machine.send("second") }
+        }
+        try machine.start()
+        try machine.send("first")
+        XCTAssertEqual(seen.all, ["send second", "second|external|undefined|undefined|undefined|undefined|undefined"])
+    }
+
+    func testAutoforwardForwardsBareHostEvents() throws {
+        let child = InvokeTests.child("""
+            <state id="waiting">
+              <onentry><send target="#_parent" event="listening"/></onentry>
+              <transition event="ping" target="end">
+                <send target="#_parent" event="pong"><param name="type" expr="_event.type"/><param name="name" expr="_event.name"/></send>
+              </transition>
+            </state>
+            <final id="end"/>
+            """)
+        let session = try TestSession("""
+            <state id="s0">
+              <invoke autoforward="true"><content>\(child)</content></invoke>
+              <transition event="listening"><log expr="'parent got listening'"/></transition>
+              <transition event="ping"><log expr="'parent got ping'"/></transition>
+              <transition event="pong"><log expr="'child got ' + _event.data.name + ' ' + _event.data.type"/></transition>
+              <transition event="done.invoke" target="done"/>
+            </state>
+            <final id="done"/>
+            """)
+        try session.machine.start()
+        XCTAssertEqual(session.waitForLogs(1), ["parent got listening"])
+        try session.machine.send("ping")
+        XCTAssertTrue(session.machine.waitUntilFinished(timeout: .seconds(5)))
+        XCTAssertEqual(session.logs, ["parent got listening", "parent got ping", "child got ping external"])
+    }
+}
+
+final class BareEventDispatchRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ item: String) { lock.withLock { items.append(item) } }
+    var all: [String] { lock.withLock { items } }
+}
