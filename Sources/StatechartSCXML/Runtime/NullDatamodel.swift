@@ -173,18 +173,18 @@ enum NullExpression: Equatable {
     case call(String, [DataValue])
 
     init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Self.trimmed(text[...], newlines: true)
         if let value = Self.literal(trimmed) {
             self = .literal(value)
             return
         }
         guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else { return nil }
-        let name = trimmed[..<open].trimmingCharacters(in: .whitespaces)
+        let name = Self.trimmed(trimmed[..<open], newlines: false)
         guard Self.isIdentifier(name) else { return nil }
         let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
         var arguments: [DataValue] = []
         for part in Self.splitArguments(String(inner)) {
-            let argument = part.trimmingCharacters(in: .whitespaces)
+            let argument = Self.trimmed(part[...], newlines: false)
             if argument.isEmpty { continue }
             if let value = Self.literal(argument) {
                 arguments.append(value)
@@ -195,6 +195,16 @@ enum NullExpression: Equatable {
             }
         }
         self = .call(name, arguments)
+    }
+
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` (or `.whitespaces`), without Foundation
+    /// when the text starts and ends with ASCII characters outside the set (nothing to trim).
+    private static func trimmed(_ text: Substring, newlines: Bool) -> String {
+        if let first = text.utf8.first, let last = text.utf8.last, first < 0x80, last < 0x80 {
+            func trims(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || (newlines && byte >= 0x0A && byte <= 0x0D) }
+            if !trims(first) && !trims(last) { return String(text) }
+        }
+        return text.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
     }
 
     private static func isIdentifier(_ text: String) -> Bool {
