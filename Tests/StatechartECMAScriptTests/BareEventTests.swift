@@ -62,6 +62,31 @@ final class BareEventTests: XCTestCase {
         ])
     }
 
+    func testEventIsBoundWhenAnExpressionFirstRuns() throws {
+        // Content that evaluates nothing leaves `_event` unbound until an expression runs;
+        // then it is the event of the microstep (or, for eventless transitions, the last one).
+        let session = try TestSession("""
+            <state id="a">
+              <transition event="quiet" target="b"><raise event="raised"/><log label="no expr"/></transition>
+            </state>
+            <state id="b">
+              <onentry><log label="entry" expr="_event.name + ' ' + _event.type"/></onentry>
+              <transition event="raised" target="c"><log label="no expr"/></transition>
+            </state>
+            <state id="c">
+              <transition target="d"><log label="eventless" expr="_event.name"/></transition>
+            </state>
+            <state id="d">
+              <transition event="loud" cond="_event.name === 'loud'" target="e"/>
+            </state>
+            <state id="e"><onentry><log label="e" expr="_event.name + ' ' + _event.type"/></onentry></state>
+            """)
+        try session.machine.start()
+        try session.machine.send("quiet")
+        try session.machine.send("loud")
+        XCTAssertEqual(session.logs, ["no expr: ", "entry: quiet external", "no expr: ", "eventless: raised", "e: loud external"])
+    }
+
     func testEventsSentFromTheLogHookAreExternal() throws {
         let session = try TestSession("""
             <state id="s">

@@ -76,10 +76,9 @@ extension SCXMLEvent {
     /// reads it.
     @usableFromInline static let bareExternalFlag: UInt32 = 1
 
-    /// The SCXML view of the event of the microstep `ctx` runs, or `nil` when there is none.
-    init?(_ ctx: ActionContext) {
-        guard let event = ctx.event else { return nil }
-        if event.payload == nil && ctx.eventFlags & Self.bareExternalFlag != 0 {
+    /// The SCXML view of a core event and its host flags (``ActionContext/eventFlags``).
+    init(_ event: Event, flags: UInt32) {
+        if event.payload == nil && flags & Self.bareExternalFlag != 0 {
             self.init(name: event.name, type: .external)
         } else {
             self.init(event)

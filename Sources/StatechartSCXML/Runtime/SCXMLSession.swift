@@ -15,11 +15,24 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     var name: String? { document.name }
     var hostFunctions: [String: SCXMLHostFunction] { options.functions }
     var hostValues: [String: DataValue] { options.values }
+    /// The datamodel. Reading it first binds `_event` when an event is waiting to be bound
+    /// (see ``prepare(_:)``), so every use sees the event of the microstep being run.
     var datamodel: SCXMLDatamodel! {
-        didSet { bindsEvent = !(datamodel is NullDatamodel) }
+        get {
+            if pendingEvent != nil { bindPendingEvent() }
+            return model
+        }
+        set {
+            model = newValue
+            bindsEvent = !(newValue is NullDatamodel)
+        }
     }
+    @exclusivity(unchecked) private var model: SCXMLDatamodel!
     /// Whether the datamodel has an `_event` to keep current (the null datamodel has none).
     @exclusivity(unchecked) private var bindsEvent = true
+    /// The event ``prepare(_:)`` saw last, until the datamodel is next used: `_event` is made
+    /// (an `SCXMLEvent`, then the datamodel's own object) only if an expression may read it.
+    @exclusivity(unchecked) private var pendingEvent: (event: Event, flags: UInt32)?
     weak var machine: Machine? {
         didSet { heldMachine = machine.map { Unmanaged.passUnretained($0) } }
     }
@@ -165,17 +178,27 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         ctx.raise(Event(name, payload: SCXMLEvent(name: name, type: .platform, sendID: sendID, data: .string(message))))
     }
 
-    /// Keeps `_event` current: the datamodel sees the event of the microstep being run.
+    /// Keeps `_event` current: the datamodel sees the event of the microstep being run. The
+    /// binding itself waits until the datamodel is used (``datamodel``): content that
+    /// evaluates nothing (`<raise>`, a `<log>` without `expr`, literal `<send>`s) costs none.
     @inline(__always)
     func prepare(_ ctx: ActionContext) {
-        if bindsEvent { bindEvent(ctx) }
+        if bindsEvent { setPendingEvent(ctx) }
     }
 
-    private func bindEvent(_ ctx: ActionContext) {
-        guard let scxml = SCXMLEvent(ctx) else { return }
+    private func setPendingEvent(_ ctx: ActionContext) {
+        // No event (eventless transitions, the initial entry): `_event` keeps its value.
+        guard let event = ctx.event else { return }
+        pendingEvent = (event, ctx.eventFlags)
+    }
+
+    private func bindPendingEvent() {
+        guard let (event, flags) = pendingEvent else { return }
+        pendingEvent = nil
+        let scxml = SCXMLEvent(event, flags: flags)
         if scxml != lastEvent {
             lastEvent = scxml
-            datamodel.setEvent(scxml)
+            model.setEvent(scxml)
         }
     }
 
