@@ -118,6 +118,32 @@ final class BareEventDispatchTests: XCTestCase {
         XCTAssertEqual(try machine.send(SCXMLEvent(name: "stop")), .unhandled)
     }
 
+    func testResolvedEventNamesSendLikeTheirNames() throws {
+        let text = """
+            <state id="s">
+              <transition event="coin"><log label="coin"/></transition>
+              <transition event="order"><log label="order"/></transition>
+              <transition event="*"><log label="any"/></transition>
+            </state>
+            """
+        let (machine, logs) = try machine(text)
+        let (other, otherLogs) = try self.machine(#"<state id="t"><transition event="coin"><log label="other coin"/></transition></state>"#)
+        try machine.start()
+        try other.start()
+        let coin = machine.event(named: "coin"), placed = machine.event(named: "order.placed")
+        let unknown = machine.event(named: "unknown")
+        XCTAssertEqual(coin.name, "coin")
+        XCTAssertEqual("\(placed)", "order.placed")
+        XCTAssertEqual(coin, machine.event(named: "coin"))
+        for event in [coin, placed, unknown, coin] { XCTAssertEqual(try machine.send(event), .handled) }
+        XCTAssertEqual(logs.all, ["coin", "order", "any", "coin"])
+        // Made by another machine: sent by name.
+        XCTAssertEqual(try other.send(coin), .handled)
+        XCTAssertEqual(try other.send(other.event(named: "coin")), .handled)
+        XCTAssertEqual(try other.send(placed), .unhandled)
+        XCTAssertEqual(otherLogs.all, ["other coin", "other coin"])
+    }
+
     // MARK: - Observers and hooks installed late
 
     func testObserversAndTheLogHookInstalledAfterStartReport() throws {

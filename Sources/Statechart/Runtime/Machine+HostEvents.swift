@@ -34,6 +34,7 @@ extension Machine {
     }
 
     /// Sends the interned event `id` without payload, tagged with `flags`.
+    @usableFromInline
     package func send(coreEventID id: UInt32, flags: UInt32) throws -> SendOutcome {
         let event = sc_event(id: id, flags: flags, data: 0)
         return try gate.withLock(ifReentered: {
