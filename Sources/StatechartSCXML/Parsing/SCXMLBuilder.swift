@@ -44,42 +44,44 @@ struct SCXMLBuilder {
     static let scxmlEventProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
     // The allowed attributes and children of each element.
-    static let documentAttributes = ["initial", "name", "version", "datamodel", "binding"]
-    static let documentChildren = ["state", "parallel", "final", "datamodel", "script"]
-    static let stateAttributes = ["id", "initial"]
-    static let stateChildren = [
-        "onentry", "onexit", "transition", "initial", "state", "parallel", "final", "history", "datamodel", "invoke",
-    ]
-    static let parallelAttributes = ["id"]
-    static let parallelChildren = [
-        "onentry", "onexit", "transition", "state", "parallel", "history", "datamodel", "invoke",
-    ]
-    static let finalAttributes = ["id"]
-    static let finalChildren = ["onentry", "onexit", "donedata"]
-    static let historyAttributes = ["id", "type"]
-    static let historyChildren = ["transition"]
-    static let transitionAttributes = ["event", "cond", "target", "type"]
-    static let transitionChildren = ["transition"]
-    static let noNames: [String] = []
-    static let dataChildren = ["data"]
-    static let dataAttributes = ["id", "src", "expr"]
-    static let exprAttributes = ["expr"]
-    static let paramAttributes = ["name", "expr", "location"]
-    static let doneDataChildren = ["content", "param"]
-    static let invokeAttributes = ["type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward"]
-    static let invokeChildren = ["param", "finalize", "content"]
-    static let eventAttributes = ["event"]
-    static let foreachAttributes = ["array", "item", "index"]
-    static let logAttributes = ["label", "expr"]
-    static let assignAttributes = ["location", "expr"]
-    static let cancelAttributes = ["sendid", "sendidexpr"]
-    static let condAttributes = ["cond"]
-    static let srcAttributes = ["src"]
-    static let sendAttributes = [
-        "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay", "delayexpr",
-        "namelist",
-    ]
-    static let sendChildren = ["param", "content"]
+    static let documentAttributes = SCXMLNameList([.initial, .name, .version, .datamodel, .binding])
+    static let documentChildren = SCXMLNameList([.state, .parallel, .final, .datamodel, .script])
+    static let stateAttributes = SCXMLNameList([.id, .initial])
+    static let stateChildren = SCXMLNameList([
+        .onentry, .onexit, .transition, .initial, .state, .parallel, .final, .history, .datamodel, .invoke,
+    ])
+    static let parallelAttributes = SCXMLNameList([.id])
+    static let parallelChildren = SCXMLNameList([
+        .onentry, .onexit, .transition, .state, .parallel, .history, .datamodel, .invoke,
+    ])
+    static let finalAttributes = SCXMLNameList([.id])
+    static let finalChildren = SCXMLNameList([.onentry, .onexit, .donedata])
+    static let historyAttributes = SCXMLNameList([.id, .type])
+    static let historyChildren = SCXMLNameList([.transition])
+    static let transitionAttributes = SCXMLNameList([.event, .cond, .target, .type])
+    static let transitionChildren = SCXMLNameList([.transition])
+    static let noNames = SCXMLNameList([])
+    static let dataChildren = SCXMLNameList([.data])
+    static let dataAttributes = SCXMLNameList([.id, .src, .expr])
+    static let exprAttributes = SCXMLNameList([.expr])
+    static let paramAttributes = SCXMLNameList([.name, .expr, .location])
+    static let doneDataChildren = SCXMLNameList([.content, .param])
+    static let invokeAttributes = SCXMLNameList([
+        .type, .typeexpr, .src, .srcexpr, .id, .idlocation, .namelist, .autoforward,
+    ])
+    static let invokeChildren = SCXMLNameList([.param, .finalize, .content])
+    static let eventAttributes = SCXMLNameList([.event])
+    static let foreachAttributes = SCXMLNameList([.array, .item, .index])
+    static let logAttributes = SCXMLNameList([.label, .expr])
+    static let assignAttributes = SCXMLNameList([.location, .expr])
+    static let cancelAttributes = SCXMLNameList([.sendid, .sendidexpr])
+    static let condAttributes = SCXMLNameList([.cond])
+    static let srcAttributes = SCXMLNameList([.src])
+    static let sendAttributes = SCXMLNameList([
+        .event, .eventexpr, .target, .targetexpr, .type, .typeexpr, .id, .idlocation, .delay, .delayexpr, .namelist,
+    ])
+    static let sendChildren = SCXMLNameList([.param, .content])
+    static let executableContent = SCXMLNameList([.raise, .if, .foreach, .log, .assign, .script, .send, .cancel])
 
     // MARK: - Reporting
 
@@ -107,43 +109,34 @@ struct SCXMLBuilder {
     struct AttributeValues {
         let tree: XMLTreeView
         let first: Int32
-        /// Bit `i`: attribute `first + i` is one of the element's SCXML attributes.
-        var accepted: UInt64 = 0
-        /// Accepted attributes past the 64th, if any.
-        var more: [Int32] = []
+        let count: Int32
+        let allowed: UInt64
 
-        init(tree: XMLTreeView, first: Int32) {
-            self.tree = tree
-            self.first = first
-        }
-
-        /// The index in the tree of the attribute `name`, if the element has it.
-        func index(of name: String) -> Int? {
-            var bits = accepted
-            while bits != 0 {
-                let attribute = Int(first) + bits.trailingZeroBitCount
-                bits &= bits - 1
-                if tree.strings[Int(tree.attributes[attribute].name)] == name { return attribute }
-            }
-            for attribute in more where tree.strings[Int(tree.attributes[Int(attribute)].name)] == name {
-                return Int(attribute)
+        /// The index in the tree of the attribute `name`, if the element has it and allows it.
+        @inline(__always)
+        func index(of name: SCXMLName) -> Int? {
+            guard allowed & name.bit != 0 else { return nil }
+            var attribute = Int(first)
+            let end = attribute + Int(count)
+            while attribute < end {
+                if tree.attributeCode(attribute) == name && tree.attributes[attribute].namespace < 0 { return attribute }
+                attribute += 1
             }
             return nil
         }
 
-        subscript(name: String) -> String? {
+        subscript(name: SCXMLName) -> String? {
             index(of: name).map { tree.attributeValue($0) }
         }
 
         /// Whether the attribute is present.
-        func has(_ name: String) -> Bool { index(of: name) != nil }
-
+        func has(_ name: SCXMLName) -> Bool { index(of: name) != nil }
     }
 
     /// The value of attribute `name` split at whitespace (``tokens(_:)``), and whether the
     /// attribute is present. A value without separators is one token, and the arrays of equal
     /// values are one array (an event or a state named again shares it).
-    mutating func tokens(_ values: AttributeValues, _ name: String) -> (tokens: [String], present: Bool) {
+    mutating func tokens(_ values: AttributeValues, _ name: SCXMLName) -> (tokens: [String], present: Bool) {
         guard let attribute = values.index(of: name) else { return ([], false) }
         let record = tree.attributes[attribute]
         let start = Int(record.valueStart), count = Int(record.valueCount)
@@ -164,44 +157,40 @@ struct SCXMLBuilder {
 
     /// The element's attributes without a namespace, reporting those SCXML does not define for it.
     /// Attributes in other namespaces (`xml:lang`, extensions) are ignored.
-    mutating func attributes(of element: Element, allowed: [String]) -> AttributeValues {
+    mutating func attributes(of element: Element, allowed: SCXMLNameList) -> AttributeValues {
         let range = tree.attributeRange(element)
-        var values = AttributeValues(tree: tree, first: Int32(range.lowerBound))
         for attribute in range where tree.attributes[attribute].namespace < 0 {
+            if allowed.contains(tree.attributeCode(attribute)) { continue }
             let name = tree.strings[Int(tree.attributes[attribute].name)]
-            if allowed.contains(name) {
-                let offset = attribute - range.lowerBound
-                if offset < 64 { values.accepted |= 1 << UInt64(offset) } else { values.more.append(Int32(attribute)) }
+            let elementName = tree.localName(element)
+            if elementName == "parallel" && name == "initial" {
+                report(
+                    element,
+                    "<parallel> cannot have an 'initial' attribute: all children of a parallel state are entered "
+                        + "together; remove it")
+            } else if allowed.isEmpty {
+                report(element, "<\(elementName)> takes no attributes; remove '\(name)'")
             } else {
-                let elementName = tree.localName(element)
-                if elementName == "parallel" && name == "initial" {
-                    report(
-                        element,
-                        "<parallel> cannot have an 'initial' attribute: all children of a parallel state are entered "
-                            + "together; remove it")
-                } else if allowed.isEmpty {
-                    report(element, "<\(elementName)> takes no attributes; remove '\(name)'")
-                } else {
-                    var message = "<\(elementName)> has no attribute '\(name)'"
-                    if let suggestion = Suggestions.closest(to: name, in: allowed) {
-                        message += " (did you mean '\(suggestion)'?)"
-                    }
-                    message += "; its attributes are \(Suggestions.quotedList(allowed))"
-                    report(element, message)
+                var message = "<\(elementName)> has no attribute '\(name)'"
+                if let suggestion = Suggestions.closest(to: name, in: allowed.names) {
+                    message += " (did you mean '\(suggestion)'?)"
                 }
+                message += "; its attributes are \(Suggestions.quotedList(allowed.names))"
+                report(element, message)
             }
         }
-        return values
+        return AttributeValues(
+            tree: tree, first: Int32(range.lowerBound), count: Int32(range.count), allowed: allowed.mask)
     }
 
     /// A required attribute's value, or `nil` after reporting it missing or empty.
-    mutating func required(_ name: String, _ values: AttributeValues, _ element: Element) -> String? {
+    mutating func required(_ name: SCXMLName, _ values: AttributeValues, _ element: Element) -> String? {
         guard let value = values[name] else {
-            report(element, "<\(tree.localName(element))> is missing the required attribute '\(name)'")
+            report(element, "<\(tree.localName(element))> is missing the required attribute '\(name.text)'")
             return nil
         }
         guard !value.isBlank else {
-            report(element, "<\(tree.localName(element))> has an empty '\(name)' attribute; give it a value")
+            report(element, "<\(tree.localName(element))> has an empty '\(name.text)' attribute; give it a value")
             return nil
         }
         return value
@@ -209,11 +198,11 @@ struct SCXMLBuilder {
 
     /// A pair such as `event`/`eventexpr`, of which at most one may be present.
     mutating func valueSource(
-        _ literal: String, _ expression: String, _ values: AttributeValues, _ element: Element
+        _ literal: SCXMLName, _ expression: SCXMLName, _ values: AttributeValues, _ element: Element
     ) -> SCXMLValueSource? {
         switch (values[literal], values[expression]) {
         case (let value?, _?):
-            reportBoth(literal, expression, element)
+            reportBoth(literal.text, expression.text, element)
             return .literal(value)
         case (let value?, nil): return .literal(value)
         case (nil, let value?): return .expression(value)
@@ -223,7 +212,7 @@ struct SCXMLBuilder {
 
     /// The `id`/`idlocation` pair of `<send>` and `<invoke>`.
     mutating func idSource(_ values: AttributeValues, _ element: Element) -> SCXMLIDSource? {
-        switch (values["id"], values["idlocation"]) {
+        switch (values[.id], values[.idlocation]) {
         case (let value?, _?):
             reportBoth("id", "idlocation", element)
             return .literal(value)
@@ -300,15 +289,9 @@ struct SCXMLBuilder {
     @inline(__always)
     func child(_ index: Int) -> Element { childStack[index] }
 
-    /// How many of the pushed children are named `name`.
-    func count(_ name: String, in children: Range<Int>) -> Int {
-        var result = 0
-        for index in children where tree.localName(childStack[index]) == name { result += 1 }
-        return result
-    }
-
     /// Reports an SCXML element that is not allowed where it is.
-    mutating func misplaced(_ child: Element, in parent: Element, allowed: [String]) {
+    mutating func misplaced(_ child: Element, in parent: Element, allowed list: SCXMLNameList) {
+        let allowed = list.names
         let name = tree.localName(child)
         let parentName = tree.localName(parent)
         if !Self.knownElements.contains(name) {
@@ -337,7 +320,7 @@ struct SCXMLBuilder {
                 child,
                 "<\(name)> is not allowed directly inside <\(parentName)>; executable content belongs in "
                     + "<onentry>, <onexit> or <transition>")
-        } else if allowed == Self.executableElements {
+        } else if list.mask == Self.executableContent.mask {
             report(
                 child,
                 "<\(name)> is not allowed inside <\(parentName)>; expected executable content: "
@@ -362,7 +345,7 @@ struct SCXMLBuilder {
     /// Reports any children of an element that must be empty.
     mutating func expectNoChildren(_ element: Element) {
         let children = scxmlChildren(of: element)
-        for index in children { misplaced(child(index), in: element, allowed: []) }
+        for index in children { misplaced(child(index), in: element, allowed: Self.noNames) }
         pop(children)
     }
 
@@ -378,11 +361,11 @@ struct SCXMLBuilder {
 
     mutating func buildDocument(_ element: Element) -> SCXMLDocument {
         let values = attributes(of: element, allowed: Self.documentAttributes)
-        let version = values["version"]
-        let initial = values["initial"]
+        let version = values[.version]
+        let initial = values[.initial]
         var document = SCXMLDocument(
-            sourceLocation: location(element), name: values["name"], version: version ?? "1.0",
-            initial: Self.tokens(initial), datamodel: values["datamodel"])
+            sourceLocation: location(element), name: values[.name], version: version ?? "1.0",
+            initial: Self.tokens(initial), datamodel: values[.datamodel])
         if let version {
             if version != "1.0" {
                 report(element, "<scxml> has version '\(version)'; SCXML 1.0 documents must have version=\"1.0\"")
@@ -390,7 +373,7 @@ struct SCXMLBuilder {
         } else {
             report(element, "<scxml> is missing the required attribute 'version'; add version=\"1.0\"")
         }
-        if let binding = values["binding"] {
+        if let binding = values[.binding] {
             if let value = SCXMLBinding(rawValue: binding) {
                 document.binding = value
             } else {
@@ -406,14 +389,14 @@ struct SCXMLBuilder {
         document.states.reserveCapacity(children.count)
         for index in children {
             let child = child(index)
-            switch tree.localName(child) {
-            case "state", "parallel", "final":
+            switch tree.code(child) {
+            case .state, .parallel, .final:
                 document.states.append(buildState(child))
-            case "datamodel":
+            case .datamodel:
                 if once(child, in: element, seen: &seenDatamodel) {
                     document.datamodelElement = buildDataModel(child)
                 }
-            case "script":
+            case .script:
                 let script = buildScript(child)
                 if once(child, in: element, seen: &seenScript) { document.script = script }
             default:
@@ -425,7 +408,13 @@ struct SCXMLBuilder {
     }
 
     mutating func buildState(_ element: Element) -> SCXMLState {
-        let kind = SCXMLState.Kind(rawValue: tree.localName(element)) ?? .state
+        let kind: SCXMLState.Kind
+        switch tree.code(element) {
+        case .parallel: kind = .parallel
+        case .final: kind = .final
+        case .history: kind = .history
+        default: kind = .state
+        }
         stateCount += 1
         if stateCount == limits.maxStates + 1 {
             report(
@@ -433,8 +422,8 @@ struct SCXMLBuilder {
                 "the document has more than \(limits.maxStates) states, the limit "
                     + "(SCXMLParser.Limits.maxStates); split the document or raise the limit")
         }
-        let allowedAttributes: [String]
-        let allowedChildren: [String]
+        let allowedAttributes: SCXMLNameList
+        let allowedChildren: SCXMLNameList
         switch kind {
         case .state:
             allowedAttributes = Self.stateAttributes
@@ -450,8 +439,8 @@ struct SCXMLBuilder {
             allowedChildren = Self.historyChildren
         }
         let values = attributes(of: element, allowed: allowedAttributes)
-        let id = values["id"]
-        let initial = tokens(values, "initial")
+        let id = values[.id]
+        let initial = tokens(values, .initial)
         var state = SCXMLState(
             kind: kind, id: id ?? "", isGeneratedID: id == nil, sourceLocation: location(element),
             initial: initial.tokens)
@@ -463,7 +452,7 @@ struct SCXMLBuilder {
         }
         if kind == .history {
             state.historyType = .shallow
-            if let type = values["type"] {
+            if let type = values[.type] {
                 if let value = SCXMLHistoryType(rawValue: type) {
                     state.historyType = value
                 } else {
@@ -482,9 +471,9 @@ struct SCXMLBuilder {
             var transitions = 0
             var states = 0
             for index in children {
-                switch tree.localName(child(index)) {
-                case "transition": transitions += 1
-                case "state", "parallel", "final", "history": states += 1
+                switch tree.code(child(index)) {
+                case .transition: transitions += 1
+                case .state, .parallel, .final, .history: states += 1
                 default: break
                 }
             }
@@ -493,32 +482,35 @@ struct SCXMLBuilder {
         }
         for index in children {
             let child = child(index)
-            let name = tree.localName(child)
+            let name = tree.code(child)
             guard allowedChildren.contains(name) else {
                 misplaced(child, in: element, allowed: allowedChildren)
                 continue
             }
             switch name {
-            case "onentry":
+            case .onentry:
                 state.onEntry.append(buildBlock(child))
-            case "onexit":
+            case .onexit:
                 state.onExit.append(buildBlock(child))
-            case "transition":
+            case .transition:
                 transitionCount += 1
                 let role: TransitionRole = kind == .history ? .history : .state
-                let transition = buildTransition(child, role: role)
-                if kind != .history || transitionCount == 1 { state.transitions.append(transition) }
-            case "initial":
+                if kind != .history || transitionCount == 1 {
+                    state.transitions.append(buildTransition(child, role: role))
+                } else {
+                    _ = buildTransition(child, role: role)
+                }
+            case .initial:
                 let initial = buildInitial(child)
                 if once(child, in: element, seen: &seenInitial) { state.initialElement = initial }
-            case "state", "parallel", "final", "history":
+            case .state, .parallel, .final, .history:
                 state.children.append(buildState(child))
-            case "datamodel":
+            case .datamodel:
                 let datamodel = buildDataModel(child)
                 if once(child, in: element, seen: &seenDatamodel) { state.datamodelElement = datamodel }
-            case "invoke":
+            case .invoke:
                 state.invokes.append(buildInvoke(child))
-            case "donedata":
+            case .donedata:
                 let doneData = buildDoneData(child)
                 if once(child, in: element, seen: &seenDonedata) { state.doneData = doneData }
             default:
@@ -550,21 +542,20 @@ struct SCXMLBuilder {
 
     mutating func buildTransition(_ element: Element, role: TransitionRole) -> SCXMLTransition {
         let values = attributes(of: element, allowed: Self.transitionAttributes)
-        let events = tokens(values, "event")
-        let cond = values["cond"]
-        var transition = SCXMLTransition(
-            sourceLocation: location(element), events: events.tokens, cond: cond,
-            targets: tokens(values, "target").tokens)
-        if let type = values["type"] {
-            if let value = SCXMLTransitionType(rawValue: type) {
-                transition.type = value
+        let events = tokens(values, .event)
+        let cond = values[.cond]
+        let targets = tokens(values, .target).tokens
+        var type = SCXMLTransitionType.external
+        if let text = values[.type] {
+            if let value = SCXMLTransitionType(rawValue: text) {
+                type = value
             } else {
-                report(element, "<transition> has type '\(type)'; expected 'internal' or 'external'")
+                report(element, "<transition> has type '\(text)'; expected 'internal' or 'external'")
             }
         }
         switch role {
         case .state:
-            if transition.events.isEmpty && transition.cond == nil && transition.targets.isEmpty {
+            if events.tokens.isEmpty && cond == nil && targets.isEmpty {
                 report(element, "<transition> needs at least one of 'event', 'cond' or 'target'")
             }
         case .initial, .history:
@@ -579,15 +570,17 @@ struct SCXMLBuilder {
             if cond != nil {
                 report(element, "the <transition> of \(owner) cannot have a 'cond' attribute: \(purpose)")
             }
-            if transition.targets.isEmpty {
+            if targets.isEmpty {
                 report(
                     element,
                     "the <transition> of \(owner) needs a 'target' naming the default "
                         + (role == .initial ? "initial state(s)" : "history state(s)"))
             }
         }
-        transition.actions = buildActions(in: element)
-        return transition
+        let actions = tree.nodes[Int(element)].firstChild < 0 ? [] : buildActions(in: element)
+        return SCXMLTransition(
+            sourceLocation: location(element), events: events.tokens, cond: cond, targets: targets, type: type,
+            actions: actions)
     }
 
     mutating func buildInitial(_ element: Element) -> SCXMLInitial? {
@@ -596,7 +589,7 @@ struct SCXMLBuilder {
         let children = scxmlChildren(of: element)
         for index in children {
             let child = child(index)
-            if tree.localName(child) == "transition" {
+            if tree.code(child) == .transition {
                 transitions.append(buildTransition(child, role: .initial))
             } else {
                 misplaced(child, in: element, allowed: Self.transitionChildren)
@@ -621,7 +614,7 @@ struct SCXMLBuilder {
         let children = scxmlChildren(of: element)
         for index in children {
             let child = child(index)
-            if tree.localName(child) == "data" {
+            if tree.code(child) == .data {
                 if let data = buildData(child) { datamodel.data.append(data) }
             } else {
                 misplaced(child, in: element, allowed: Self.dataChildren)
@@ -633,11 +626,11 @@ struct SCXMLBuilder {
 
     mutating func buildData(_ element: Element) -> SCXMLData? {
         let values = attributes(of: element, allowed: Self.dataAttributes)
-        let id = required("id", values, element)
+        let id = required(.id, values, element)
         let inline = inlineContent(of: element)
         var sources: [String] = []
-        if values["expr"] != nil { sources.append("'expr'") }
-        if values["src"] != nil { sources.append("'src'") }
+        if values[.expr] != nil { sources.append("'expr'") }
+        if values[.src] != nil { sources.append("'src'") }
         if inline != nil { sources.append("inline content") }
         if sources.count > 1 {
             report(
@@ -647,7 +640,7 @@ struct SCXMLBuilder {
         }
         guard let id else { return nil }
         let value: SCXMLData.Value? =
-            if let expr = values["expr"] { .expression(expr) } else if let src = values["src"] { .src(src) } else {
+            if let expr = values[.expr] { .expression(expr) } else if let src = values[.src] { .src(src) } else {
                 inline.map { .inline($0) }
             }
         return SCXMLData(sourceLocation: location(element), id: id, value: value)
@@ -658,14 +651,14 @@ struct SCXMLBuilder {
         var inline = inlineContent(of: element)
         if inInvoke, case .markup(let markup)? = inline {
             let elements = tree.elementChildren(element)
-            if elements.count == 1, let root = elements.first, tree.localName(root) == "scxml",
+            if elements.count == 1, let root = elements.first, tree.code(root) == .scxml,
                 tree.isSCXML(root), tree.isTextBlank(element)
             {
                 let nested = buildDocument(root)
                 inline = .document(nested, markup: markup)
             }
         }
-        let expr = values["expr"]
+        let expr = values[.expr]
         if expr != nil && inline != nil {
             report(element, "<content> cannot have both an 'expr' attribute and child content; use one of them")
         }
@@ -677,9 +670,9 @@ struct SCXMLBuilder {
     mutating func buildParam(_ element: Element) -> SCXMLParam? {
         let values = attributes(of: element, allowed: Self.paramAttributes)
         expectNoChildren(element)
-        let name = required("name", values, element)
-        let expr = values["expr"]
-        let location = values["location"]
+        let name = required(.name, values, element)
+        let expr = values[.expr]
+        let location = values[.location]
         if expr != nil && location != nil { reportBoth("expr", "location", element) }
         guard let name else { return nil }
         let value: SCXMLParam.Value? =
@@ -694,11 +687,11 @@ struct SCXMLBuilder {
         let children = scxmlChildren(of: element)
         for index in children {
             let child = child(index)
-            switch tree.localName(child) {
-            case "content":
+            switch tree.code(child) {
+            case .content:
                 let content = buildContent(child, inInvoke: false)
                 if once(child, in: element, seen: &seenContent) { doneData.content = content }
-            case "param":
+            case .param:
                 if let param = buildParam(child) { doneData.params.append(param) }
             default:
                 misplaced(child, in: element, allowed: Self.doneDataChildren)
@@ -716,10 +709,10 @@ struct SCXMLBuilder {
     mutating func buildInvoke(_ element: Element) -> SCXMLInvoke {
         let values = attributes(of: element, allowed: Self.invokeAttributes)
         var invoke = SCXMLInvoke(
-            sourceLocation: location(element), type: valueSource("type", "typeexpr", values, element),
-            src: valueSource("src", "srcexpr", values, element), id: idSource(values, element),
-            namelist: Self.tokens(values["namelist"]))
-        if let autoforward = values["autoforward"] {
+            sourceLocation: location(element), type: valueSource(.type, .typeexpr, values, element),
+            src: valueSource(.src, .srcexpr, values, element), id: idSource(values, element),
+            namelist: Self.tokens(values[.namelist]))
+        if let autoforward = values[.autoforward] {
             switch autoforward {
             case "true": invoke.autoforward = true
             case "false": invoke.autoforward = false
@@ -731,13 +724,13 @@ struct SCXMLBuilder {
         let children = scxmlChildren(of: element)
         for index in children {
             let child = child(index)
-            switch tree.localName(child) {
-            case "param":
+            switch tree.code(child) {
+            case .param:
                 if let param = buildParam(child) { invoke.params.append(param) }
-            case "content":
+            case .content:
                 let content = buildContent(child, inInvoke: true)
                 if once(child, in: element, seen: &seenContent) { invoke.content = content }
-            case "finalize":
+            case .finalize:
                 let block = buildBlock(child)
                 if once(child, in: element, seen: &seenFinalize) { invoke.finalize = block }
             default:
@@ -746,7 +739,7 @@ struct SCXMLBuilder {
         }
         pop(children)
         if invoke.content != nil, invoke.src != nil {
-            let attribute = values.has("src") ? "src" : "srcexpr"
+            let attribute = values.has(.src) ? "src" : "srcexpr"
             report(element, "<invoke> cannot have both '\(attribute)' and a <content> child; use one of them")
         }
         if !invoke.namelist.isEmpty && !invoke.params.isEmpty {
@@ -774,33 +767,33 @@ struct SCXMLBuilder {
     }
 
     mutating func buildAction(_ element: Element, in parent: Element) -> SCXMLExecutable? {
-        switch tree.localName(element) {
-        case "raise":
+        switch tree.code(element) {
+        case .raise:
             let values = attributes(of: element, allowed: Self.eventAttributes)
             expectNoChildren(element)
-            guard let event = required("event", values, element) else { return nil }
+            guard let event = required(.event, values, element) else { return nil }
             return .raise(SCXMLRaise(sourceLocation: location(element), event: event))
-        case "if":
+        case .if:
             return buildIf(element).map { .if($0) }
-        case "foreach":
+        case .foreach:
             let values = attributes(of: element, allowed: Self.foreachAttributes)
-            let array = required("array", values, element)
-            let item = required("item", values, element)
+            let array = required(.array, values, element)
+            let item = required(.item, values, element)
             let actions = buildActions(in: element)
             guard let array, let item else { return nil }
             return .foreach(
                 SCXMLForeach(
-                    sourceLocation: location(element), array: array, item: item, index: values["index"],
+                    sourceLocation: location(element), array: array, item: item, index: values[.index],
                     actions: actions))
-        case "log":
+        case .log:
             let values = attributes(of: element, allowed: Self.logAttributes)
             expectNoChildren(element)
-            return .log(SCXMLLog(sourceLocation: location(element), label: values["label"], expr: values["expr"]))
-        case "assign":
+            return .log(SCXMLLog(sourceLocation: location(element), label: values[.label], expr: values[.expr]))
+        case .assign:
             let values = attributes(of: element, allowed: Self.assignAttributes)
-            let target = required("location", values, element)
+            let target = required(.location, values, element)
             let inline = inlineContent(of: element)
-            let expr = values["expr"]
+            let expr = values[.expr]
             if expr != nil && inline != nil {
                 report(element, "<assign> cannot have both an 'expr' attribute and inline content; use one of them")
             }
@@ -808,20 +801,20 @@ struct SCXMLBuilder {
             let value: SCXMLAssign.Value? =
                 if let expr { .expression(expr) } else { inline.map { .inline($0) } }
             return .assign(SCXMLAssign(sourceLocation: location(element), location: target, value: value))
-        case "script":
+        case .script:
             return .script(buildScript(element))
-        case "send":
+        case .send:
             return .send(buildSend(element))
-        case "cancel":
+        case .cancel:
             let values = attributes(of: element, allowed: Self.cancelAttributes)
             expectNoChildren(element)
-            guard let sendID = valueSource("sendid", "sendidexpr", values, element) else {
+            guard let sendID = valueSource(.sendid, .sendidexpr, values, element) else {
                 report(element, "<cancel> needs a 'sendid' or 'sendidexpr' attribute naming the <send> to cancel")
                 return nil
             }
             return .cancel(SCXMLCancel(sourceLocation: location(element), sendID: sendID))
         default:
-            misplaced(element, in: parent, allowed: Self.executableElements)
+            misplaced(element, in: parent, allowed: Self.executableContent)
             return nil
         }
     }
@@ -829,16 +822,17 @@ struct SCXMLBuilder {
     /// `<if>`: its own branch, then one per `<elseif>` and `<else>`.
     mutating func buildIf(_ element: Element) -> SCXMLIf? {
         let values = attributes(of: element, allowed: Self.condAttributes)
-        let cond = required("cond", values, element)
+        let cond = required(.cond, values, element)
         var branches = [SCXMLIf.Branch(sourceLocation: location(element), cond: cond)]
         var elseElement: Element? = nil
         let children = scxmlChildren(of: element)
         for index in children {
             let child = child(index)
             let name = tree.localName(child)
-            switch name {
-            case "elseif", "else":
-                let isElse = name == "else"
+            let code = tree.code(child)
+            switch code {
+            case .elseif, .else:
+                let isElse = code == .else
                 let childValues = attributes(of: child, allowed: isElse ? Self.noNames : Self.condAttributes)
                 if elseElement != nil {
                     report(
@@ -850,7 +844,7 @@ struct SCXMLBuilder {
                         child,
                         "<\(name)> must be empty: the actions of its branch follow it inside the <if>")
                 }
-                let branchCond = isElse ? nil : required("cond", childValues, child)
+                let branchCond = isElse ? nil : required(.cond, childValues, child)
                 if isElse { elseElement = child }
                 branches.append(SCXMLIf.Branch(sourceLocation: location(child), cond: isElse ? nil : branchCond ?? ""))
             default:
@@ -873,7 +867,7 @@ struct SCXMLBuilder {
             }
             child = tree.nodes[Int(child)].nextSibling
         }
-        if let src = values["src"] {
+        if let src = values[.src] {
             if !tree.isTextBlank(element) {
                 report(element, "<script> cannot have both a 'src' attribute and inline code; use one of them")
             }
@@ -885,10 +879,10 @@ struct SCXMLBuilder {
     mutating func buildSend(_ element: Element) -> SCXMLSend {
         let values = attributes(of: element, allowed: Self.sendAttributes)
         var send = SCXMLSend(
-            sourceLocation: location(element), event: valueSource("event", "eventexpr", values, element),
-            target: valueSource("target", "targetexpr", values, element),
-            type: valueSource("type", "typeexpr", values, element), id: idSource(values, element),
-            delay: valueSource("delay", "delayexpr", values, element), namelist: Self.tokens(values["namelist"]))
+            sourceLocation: location(element), event: valueSource(.event, .eventexpr, values, element),
+            target: valueSource(.target, .targetexpr, values, element),
+            type: valueSource(.type, .typeexpr, values, element), id: idSource(values, element),
+            delay: valueSource(.delay, .delayexpr, values, element), namelist: Self.tokens(values[.namelist]))
         if case .literal(let delay)? = send.delay, SCXMLTime.parseDelay(delay) == nil {
             report(
                 element,
@@ -905,10 +899,10 @@ struct SCXMLBuilder {
         let children = scxmlChildren(of: element)
         for index in children {
             let child = child(index)
-            switch tree.localName(child) {
-            case "param":
+            switch tree.code(child) {
+            case .param:
                 if let param = buildParam(child) { send.params.append(param) }
-            case "content":
+            case .content:
                 let content = buildContent(child, inInvoke: false)
                 if once(child, in: element, seen: &seenContent) { send.content = content }
             default:

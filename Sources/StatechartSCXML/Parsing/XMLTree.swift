@@ -70,6 +70,7 @@ final class XMLTree {
     private let attributes: UnsafeMutableBufferPointer<Attribute>
     private let declarations: UnsafeMutableBufferPointer<Declaration>
     private let strings: UnsafeMutableBufferPointer<String>
+    private let nameCodes: UnsafeMutableBufferPointer<SCXMLName>
     private let bytes: UnsafeMutableBufferPointer<UInt8>
 
     init(_ parts: Parts) {
@@ -82,16 +83,19 @@ final class XMLTree {
         attributes = copy(parts.attributes)
         declarations = copy(parts.declarations)
         strings = copy(parts.strings)
+        nameCodes = copy(parts.strings.map(SCXMLName.init))
         bytes = copy(parts.bytes)
         view = XMLTreeView(
             nodes: UnsafeBufferPointer(nodes), attributes: UnsafeBufferPointer(attributes),
             declarations: UnsafeBufferPointer(declarations), strings: UnsafeBufferPointer(strings),
-            bytes: UnsafeBufferPointer(bytes), scxmlNamespace: parts.scxmlNamespace)
+            nameCodes: UnsafeBufferPointer(nameCodes), bytes: UnsafeBufferPointer(bytes),
+            scxmlNamespace: parts.scxmlNamespace)
     }
 
     deinit {
         _ = strings.deinitialize()
         strings.baseAddress?.deallocate()
+        nameCodes.baseAddress?.deallocate()
         nodes.baseAddress?.deallocate()
         attributes.baseAddress?.deallocate()
         declarations.baseAddress?.deallocate()
@@ -109,10 +113,20 @@ struct XMLTreeView {
     let declarations: UnsafeBufferPointer<XMLTree.Declaration>
     /// Interned names, prefixes and namespace URIs.
     let strings: UnsafeBufferPointer<String>
+    /// The SCXML name each of ``strings`` is, if any.
+    let nameCodes: UnsafeBufferPointer<SCXMLName>
     /// Text and attribute values, UTF-8.
     let bytes: UnsafeBufferPointer<UInt8>
     /// The index in ``strings`` of the SCXML namespace URI, -2 when the document never names it.
     let scxmlNamespace: Int32
+
+    /// The element's local name as an SCXML name.
+    @inline(__always)
+    func code(_ node: Index) -> SCXMLName { nameCodes[Int(nodes[Int(node)].name)] }
+
+    /// The attribute's local name as an SCXML name.
+    @inline(__always)
+    func attributeCode(_ attribute: Int) -> SCXMLName { nameCodes[Int(attributes[attribute].name)] }
 
     /// The root element (the first node), if any.
     var root: Index? { nodes.isEmpty ? nil : 0 }
