@@ -19,7 +19,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     /// (see ``prepare(_:)``), so every use sees the event of the microstep being run.
     var datamodel: SCXMLDatamodel! {
         get {
-            if pendingEvent != nil { bindPendingEvent() }
+            if eventPending { bindPendingEvent() }
             return model
         }
         set {
@@ -33,6 +33,8 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     /// The event ``prepare(_:)`` saw last, until the datamodel is next used: `_event` is made
     /// (an `SCXMLEvent`, then the datamodel's own object) only if an expression may read it.
     @exclusivity(unchecked) private var pendingEvent: (event: Event, flags: UInt32)?
+    /// `pendingEvent != nil`, as a plain flag (testing the optional tuple calls the runtime).
+    @exclusivity(unchecked) private var eventPending = false
     weak var machine: Machine? {
         didSet { heldMachine = machine.map { Unmanaged.passUnretained($0) } }
     }
@@ -190,9 +192,11 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         // No event (eventless transitions, the initial entry): `_event` keeps its value.
         guard let event = ctx.event else { return }
         pendingEvent = (event, ctx.eventFlags)
+        eventPending = true
     }
 
     private func bindPendingEvent() {
+        eventPending = false
         guard let (event, flags) = pendingEvent else { return }
         pendingEvent = nil
         let scxml = SCXMLEvent(event, flags: flags)
