@@ -39,6 +39,8 @@ struct ChartCompiler {
     /// array between transitions (an SCXML document naming the same event or target again)
     /// resolve it once.
     private var descriptorMemo = StorageMemo<String>()
+    /// The number of transitions in the definition (default-entry ones excluded).
+    private(set) var transitionCount = 0
     private var targetMemo = StorageMemo<String>()
     var events = EventTable()
     var guards: [Guard] = []
@@ -95,6 +97,7 @@ struct ChartCompiler {
         }
         nodes.append(Node(definition: definition, parent: parent, depth: nodes[parent].depth + 1,
                           lastDescendant: me, kind: kind))
+        transitionCount += definition.transitions.count
         if definition.id.isEmpty {
             fail(.emptyID, me, "state has an empty id; give every state a unique, non-empty id")
         } else if let first = index[definition.id] {

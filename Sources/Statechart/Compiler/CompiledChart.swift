@@ -53,14 +53,17 @@ public final class CompiledChart: @unchecked Sendable {
 
         // Transitions grouped by source in document order, then default-entry transitions.
         var pending: [ChartCompiler.PendingTransition] = []
+        pending.reserveCapacity(compiler.transitionCount + stateCount)
         var firstTransition = Array(repeating: sc_id(0), count: stateCount)
         var transitionCounts = Array(repeating: UInt32(0), count: stateCount)
         for s in 0..<stateCount {
             firstTransition[s] = sc_id(pending.count)
-            let list = compiler.nodes[s].definition.transitions
-            for number in list.indices {
-                if let resolved = compiler.transition(list[number], source: s, number: number + 1) {
-                    pending.append(resolved)
+            // Read in place: a transition is not copied to be resolved.
+            compiler.nodes[s].definition.transitions.withUnsafeBufferPointer { list in
+                for number in list.indices {
+                    if let resolved = compiler.transition(list[number], source: s, number: number + 1) {
+                        pending.append(resolved)
+                    }
                 }
             }
             transitionCounts[s] = UInt32(pending.count) - firstTransition[s]
@@ -111,26 +114,30 @@ public final class CompiledChart: @unchecked Sendable {
         stateIDs.reserveCapacity(stateCount)
         kinds.reserveCapacity(stateCount)
         for s in 0..<stateCount {
-            let node = compiler.nodes[s]
-            let hasInvocations = !node.definition.invocations.isEmpty
-            let hasDoneData = node.definition.doneData != nil && node.kind == SC_FINAL
+            // Fields read in place: a node is not copied.
+            let kind = compiler.nodes[s].kind
+            let hasInvocations = !compiler.nodes[s].definition.invocations.isEmpty
+            let hasDoneData = compiler.nodes[s].definition.doneData != nil && kind == SC_FINAL
             var flags: UInt8 = 0
             if hasInvocations { flags |= UInt8(SC_STATE_HAS_INVOKE) }
             if compiler.hasHistoryChild(s) { flags |= UInt8(SC_STATE_HAS_HISTORY) }
             if hasDoneData { flags |= UInt8(SC_STATE_HAS_DONEDATA) }
+            let parent = compiler.nodes[s].parent
+            let onEntry = compiler.nodes[s].definition.onEntry.isEmpty
+                ? UInt32(SC_NONE) : compiler.actionID(compiler.nodes[s].definition.onEntry)
+            let onExit = compiler.nodes[s].definition.onExit.isEmpty
+                ? UInt32(SC_NONE) : compiler.actionID(compiler.nodes[s].definition.onExit)
             states[s] = sc_state(
-                parent: node.parent < 0 ? SC_NONE : sc_id(node.parent),
-                last_descendant: sc_id(node.lastDescendant),
+                parent: parent < 0 ? SC_NONE : sc_id(parent),
+                last_descendant: sc_id(compiler.nodes[s].lastDescendant),
                 first_transition: firstTransition[s], transition_count: transitionCounts[s],
-                initial: initial[s],
-                on_entry: compiler.actionID(node.definition.onEntry),
-                on_exit: compiler.actionID(node.definition.onExit),
+                initial: initial[s], on_entry: onEntry, on_exit: onExit,
                 done_event: doneEvents[s], own_mask: 0, path_mask: 0,
-                kind: UInt8(node.kind.rawValue), flags: flags, depth: UInt16(node.depth), reserved: 0)
-            if hasInvocations { compiler.invocations[s] = node.definition.invocations }
-            if hasDoneData { compiler.doneData[s] = node.definition.doneData }
-            stateIDs.append(node.definition.id)
-            kinds.append(node.kind)
+                kind: UInt8(kind.rawValue), flags: flags, depth: UInt16(compiler.nodes[s].depth), reserved: 0)
+            if hasInvocations { compiler.invocations[s] = compiler.nodes[s].definition.invocations }
+            if hasDoneData { compiler.doneData[s] = compiler.nodes[s].definition.doneData }
+            stateIDs.append(compiler.nodes[s].definition.id)
+            kinds.append(kind)
         }
         let eventTable = compiler.events
         let eventInfo = UnsafeMutableBufferPointer<sc_event_info>.allocate(capacity: max(eventTable.names.count, 1))
