@@ -173,6 +173,24 @@ final class BareEventDispatchTests: XCTestCase {
         XCTAssertEqual(changes.all.count, 4)
     }
 
+    func testTheLogHookCanBeReplacedFromInsideItself() throws {
+        let (machine, first) = try machine("""
+            <state id="s">
+              <transition event="go"><log label="one"/><log label="two"/><log label="three"/></transition>
+            </state>
+            """)
+        let second = Recorder()
+        machine.onLog { [unowned machine] label, _ in
+            first.add(label ?? "-")
+            if label == "one" { machine.onLog { label, _ in second.add(label ?? "-") } }
+        }
+        try machine.start()
+        try machine.send("go")
+        try machine.send("go")
+        XCTAssertEqual(first.all, ["one"])
+        XCTAssertEqual(second.all, ["two", "three", "one", "two", "three"])
+    }
+
     func testEventsSentFromAHookAreQueuedAndRun() throws {
         let (machine, logs) = try machine("""
             <state id="a"><transition event="go" target="b"><log label="a->b"/></transition></state>

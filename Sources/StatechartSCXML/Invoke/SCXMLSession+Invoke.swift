@@ -29,7 +29,7 @@ extension SCXMLSession {
                                          parent: ParentLink(session: self, invokeID: invokeID), invokeValues: values)
             // The child's <log> goes where the parent's goes, and so on down.
             let log = hooks.withLock { $0.log }
-            child.session.hooks.withLock { $0.log = log }
+            child.session.setHooks { $0.log = log }
             invocations.append(SCXMLInvocation(key: key, invokeID: invokeID, child: child,
                                                autoforward: invoke.autoforward, finalize: invoke.finalize))
             installGate()   // autoforward and <finalize> run in it

@@ -251,7 +251,7 @@ public final class SCXMLMachine: @unchecked Sendable {
     /// Calls `handler` for every `<log>` the document executes, and those of the sessions it
     /// invokes (they inherit the handler set when they start).
     public func onLog(_ handler: @escaping @Sendable (_ label: String?, _ message: String) -> Void) {
-        session.hooks.withLock { $0.log = handler }
+        session.setHooks { $0.log = handler }
     }
 
     /// Calls `handler` for events the document sends to targets the runtime does not route
@@ -259,7 +259,7 @@ public final class SCXMLMachine: @unchecked Sendable {
     /// `#_parent` when no session invoked this one (the host is then its parent). Return
     /// `false` when the target is unknown: the document then gets `error.communication`.
     public func onSend(_ handler: @escaping @Sendable (_ event: SCXMLEvent, _ target: String, _ type: String?) -> Bool) {
-        session.hooks.withLock { $0.send = handler }
+        session.setHooks { $0.send = handler }
     }
 
     /// Calls `observer` each time a state (by its id) is entered or exited.

@@ -49,15 +49,33 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         /// Delivers an event to a target outside this machine; false when the target is unknown.
         var send: (@Sendable (_ event: SCXMLEvent, _ target: String, _ type: String?) -> Bool)?
     }
+    /// Read them with `hooks.withLock`; change them with ``setHooks(_:)`` only.
     let hooks = Mutex(Hooks())
+    /// Counts changes of `hooks`, so `<log>` can use its own copy of the log hook without
+    /// taking the lock (two atomic operations per `<log>`) until the hooks change.
+    private let hooksVersion = Atomic<UInt>(0)
+    @exclusivity(unchecked) private var logCopy: (@Sendable (_ label: String?, _ message: String) -> Void)?
+    @exclusivity(unchecked) private var logCopyVersion = UInt.max
 
-    /// Calls the log hook, if any. The hook is copied out into a local: returned as the result
-    /// of `withLock` (generic), a closure would be wrapped in a reabstraction thunk, an
-    /// allocation per `<log>`.
+    /// Changes the hooks (any thread).
+    func setHooks(_ change: (inout Hooks) -> Void) {
+        hooks.withLock { change(&$0) }
+        hooksVersion.add(1, ordering: .releasing)
+    }
+
+    /// Calls the log hook, if any. With the machine held (executable content): the copy is
+    /// only touched there.
     func log(_ label: String?, _ message: String) {
-        var handler: (@Sendable (_ label: String?, _ message: String) -> Void)?
-        hooks.withLock { handler = $0.log }
-        handler?(label, message)
+        let version = hooksVersion.load(ordering: .acquiring)
+        if version != logCopyVersion {
+            // Copied out into a local: returned as the result of `withLock` (generic), a
+            // closure would be wrapped in a reabstraction thunk, an allocation per call.
+            var handler: (@Sendable (_ label: String?, _ message: String) -> Void)?
+            hooks.withLock { handler = $0.log }
+            logCopy = handler
+            logCopyVersion = version
+        }
+        logCopy?(label, message)
     }
 
     /// Whether the machine's external-event gate (``admit(_:)``) is installed. It is installed
