@@ -84,7 +84,7 @@ private struct SAXState {
         var message: String
     }
 
-    var tree = XMLTree.Parts()
+    var tree: XMLTree.Parts
     /// The element being parsed, -1 outside the root.
     var current: XMLTree.Index = -1
     var errors: [ErrorEntry] = []
@@ -96,16 +96,36 @@ private struct SAXState {
     /// errors up to the first fatal one are kept.
     var sawFatalError = false
 
-    let source: SourceText
-    let tags: [SourceScanner.Tag]
-    var nextTag = 0
+    // Positions of start tags, from the document's own bytes (a plain UTF-8 document): at each
+    // start tag libxml2 has read up to its `>`; the tag's `<` is the last one before that (a start
+    // tag holds no `<`), and lines and columns are counted on from the previous tag's `<`, the
+    // way SourceScanner counts them. Any doubt (`positionsOK` false) and the reader runs
+    // SourceScanner instead.
+    private let raw: UnsafeBufferPointer<UInt8>?
+    var positionsOK: Bool
+    /// The previous tag's `<` (every byte before it is counted), its line and column.
+    private var scanned = 0
+    private var line: Int32 = 1
+    private var column: Int32 = 1
+    private var elementCount = 0
+    /// libxml2's line for each element (where its start tag ends), for SourceScanner's fallback.
+    var libxml2Lines: [Int32] = []
+    /// Nesting depth, and whether it ever went past the limit.
+    private var depth = 0
+    private let maxDepth: Int
+    var tooDeep = false
+    var sawDoctype = false
+    var hasDocument = false
+    var contextFailed = false
     private var pointers = PointerTable()
     private var stringIndex: [String: Int32] = [:]
 
-    init(source: SourceText, tags: [SourceScanner.Tag]) {
-        self.source = source
-        self.tags = tags
-        tree.nodes.reserveCapacity(tags.count * 2 + 1)
+    /// `raw`: the document's bytes when they are plain UTF-8 (else positions come from SourceScanner).
+    init(raw: UnsafeBufferPointer<UInt8>?, documentSize: Int, maxDepth: Int) {
+        self.raw = raw
+        self.positionsOK = raw != nil
+        self.maxDepth = maxDepth
+        tree = XMLTree.Parts(documentSize: documentSize)
     }
 
     mutating func record(_ error: xmlError) {
@@ -163,33 +183,109 @@ private struct SAXState {
         return index
     }
 
-    /// Whether the scanner's next start tag is `prefix:local` (or `local`).
-    private func tagMatches(_ tag: SourceScanner.Tag, prefix: UnsafePointer<xmlChar>?, local: UnsafePointer<xmlChar>) -> Bool {
-        source.bytes.withUnsafeBufferPointer { bytes in
-            var index = Int(tag.nameStart)
-            let end = index + Int(tag.nameCount)
-            if source.isSingleByte && bytes[index..<end].contains(where: { $0 >= 0x80 }) {
-                // Bytes are characters (ISO-8859-1 and the like), libxml2's names UTF-8.
-                var scalars = String.UnicodeScalarView()
-                for byte in bytes[index..<end] { scalars.append(Unicode.Scalar(byte)) }
-                let local = String(cString: local)
-                return String(scalars) == (prefix.map { String(cString: $0) + ":" + local } ?? local)
-            }
-            func consume(_ text: UnsafePointer<xmlChar>) -> Bool {
-                var pointer = text
-                while pointer.pointee != 0 {
-                    guard index < end, bytes[index] == pointer.pointee else { return false }
-                    index += 1
-                    pointer += 1
+    /// Gives the elements SourceScanner's positions: the i-th element gets the i-th start tag's
+    /// position when the tag has its name, else libxml2's line and column 1.
+    mutating func assignPositions(tags: [SourceScanner.Tag], source: SourceText) {
+        var element = 0
+        for index in tree.nodes.indices where tree.nodes[index].kind == .element {
+            let node = tree.nodes[index]
+            var line = libxml2Lines[element]
+            var column: Int32 = 1
+            if element < tags.count {
+                let tag = tags[element]
+                let bytes = source.bytes[Int(tag.nameStart)..<Int(tag.nameStart + tag.nameCount)]
+                let name: String
+                if source.isSingleByte {
+                    var scalars = String.UnicodeScalarView()
+                    for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
+                    name = String(scalars)
+                } else {
+                    name = String(decoding: bytes, as: UTF8.self)
                 }
-                return true
+                let local = tree.strings[Int(node.name)]
+                let qualified = node.prefix >= 0 ? "\(tree.strings[Int(node.prefix)]):\(local)" : local
+                if name == qualified {
+                    line = tag.line
+                    column = tag.column
+                }
             }
-            if let prefix {
-                guard consume(prefix), index < end, bytes[index] == UInt8(ascii: ":") else { return false }
-                index += 1
-            }
-            return consume(local) && index == end
+            tree.nodes[index].line = line
+            tree.nodes[index].column = column
+            element += 1
         }
+    }
+
+    /// The position of the current start tag's `<` from the document's bytes, or `false` when it
+    /// cannot be found for certain.
+    private mutating func locate(_ context: xmlParserCtxtPtr, prefix: UnsafePointer<xmlChar>?, local: UnsafePointer<xmlChar>) -> Bool {
+        guard let raw, let base = raw.baseAddress, let input = context.pointee.input, let cur = input.pointee.cur,
+            let inputBase = input.pointee.base, context.pointee.inputNr == 1
+        else { return false }
+        let end = Int(input.pointee.consumed) + (cur - inputBase)
+        guard end <= raw.count, end > scanned else { return false }
+        // The last `<` before `end`: found forwards from the previous tag with memchr (end tags,
+        // comments and the like may come between).
+        var open = -1
+        var from = elementCount == 0 ? 0 : scanned + 1
+        while from < end, let found = memchr(base + from, 0x3C, end - from) {
+            open = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            from = open + 1
+        }
+        guard open >= 0 else { return false }
+        // The name must follow, then a byte ending it.
+        var index = open + 1
+        func consume(_ text: UnsafePointer<xmlChar>) -> Bool {
+            var pointer = text
+            while pointer.pointee != 0 {
+                guard index < end, base[index] == pointer.pointee else { return false }
+                index += 1
+                pointer += 1
+            }
+            return true
+        }
+        if let prefix {
+            guard consume(prefix), index < end, base[index] == UInt8(ascii: ":") else { return false }
+            index += 1
+        }
+        guard consume(local), index < raw.count else { return false }
+        let next = base[index]
+        guard next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D || next == UInt8(ascii: "/")
+            || next == UInt8(ascii: ">")
+        else { return false }
+        // Lines and columns from the previous tag's `<` (at `scanned`) to this one.
+        var position = scanned
+        var lineStart = -1
+        while position < open, let found = memchr(base + position, 0x0A, open - position) {
+            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            line += 1
+            lineStart = newline + 1
+            position = newline + 1
+        }
+        if lineStart >= 0 {
+            column = 1 + Int32(characters(base, from: lineStart, to: open))
+        } else {
+            column += Int32(characters(base, from: scanned, to: open))
+        }
+        scanned = open
+        return true
+    }
+
+    /// The characters (bytes that do not continue a UTF-8 sequence) in `base[start..<end]`.
+    @inline(__always)
+    private func characters(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var continuations = 0
+        var index = start
+        // Eight ASCII bytes at a time.
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if word & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
+        while index < end {
+            if base[index] & 0xC0 == 0x80 { continuations += 1 }
+            index += 1
+        }
+        return end - start - continuations
     }
 
     mutating func startElement(
@@ -202,13 +298,13 @@ private struct SAXState {
         node.prefix = intern(optional: prefix)
         node.namespace = intern(optional: uri)
         let inputLine = Int32(truncatingIfNeeded: context.pointee.input?.pointee.line ?? 0)
-        node.line = inputLine
-        node.column = 1
-        if nextTag < tags.count, tagMatches(tags[nextTag], prefix: prefix, local: localName) {
-            node.line = tags[nextTag].line
-            node.column = tags[nextTag].column
-        }
-        nextTag += 1
+        libxml2Lines.append(inputLine)
+        depth += 1
+        if depth > maxDepth { tooDeep = true }
+        if positionsOK { positionsOK = locate(context, prefix: prefix, local: localName) }
+        elementCount += 1
+        node.line = line
+        node.column = column
 
         node.firstDeclaration = Int32(tree.declarations.count)
         if let namespaces {
@@ -329,6 +425,7 @@ private struct SAXState {
     }
 
     mutating func endElement() {
+        depth -= 1
         if current >= 0 { current = tree.nodes[Int(current)].parent }
     }
 
@@ -355,7 +452,7 @@ private struct SAXState {
             if Int(lastRecord.textStart + lastRecord.textCount) != tree.bytes.count {
                 // Not at the end of the buffer (never expected): move the text there first.
                 let start = Int(lastRecord.textStart)
-                let moved = Array(tree.bytes[start..<(start + Int(lastRecord.textCount))])
+                let moved = Array(UnsafeBufferPointer(rebasing: tree.bytes.buffer[start..<(start + Int(lastRecord.textCount))]))
                 tree.nodes[Int(last)].textStart = Int32(tree.bytes.count)
                 tree.bytes.append(contentsOf: moved)
             }
@@ -424,20 +521,66 @@ enum LibXML2Reader {
         var diagnostics: [SCXMLDiagnostic]
     }
 
-    /// Parses `data` (already checked against the size limit) into a tree whose elements carry
-    /// the positions of the scanner's `tags` (`source` is the text the tags were found in).
-    static func read(_ data: Data, fileName: String, source: SourceText, tags: [SourceScanner.Tag]) -> Output {
+    /// Parses a document (`data`, already checked against the size limit) into a tree whose
+    /// elements carry the positions of their start tags, refusing documents nested deeper than
+    /// `maxDepth` and documents that declare entities (SourceScanner's rules).
+    static func read(_ data: Data, fileName: String, maxDepth: Int) -> Output {
+        let plain = SourceText.isPlainUTF8(data)
+        return data.withUnsafeBytes { bytes in
+            let raw = plain ? bytes.bindMemory(to: UInt8.self) : nil
+            var run = self.run(data, fileName: fileName, state: SAXState(raw: raw, documentSize: data.count, maxDepth: maxDepth))
+            let certain = run.positionsOK && !run.tooDeep && !run.sawDoctype && run.errors.isEmpty
+                && run.entityDeclaration == nil
+            if !certain {
+                // SourceScanner decides, as it did before libxml2 ever saw the document: entity
+                // declarations and the depth limit first, then its tags give the positions.
+                let source = SourceText(data: data)
+                let scan = SourceScanner.scan(source, maxDepth: maxDepth)
+                if let entity = scan.entityDeclaration {
+                    run.tree.deallocate()
+                    return Output(tree: nil, diagnostics: [
+                        entityDeclarationError(fileName, name: entity.name, line: entity.line, column: entity.column)
+                    ])
+                }
+                if let tag = scan.tooDeep {
+                    run.tree.deallocate()
+                    let name = tag.name.split(separator: ":").last.map(String.init) ?? tag.name
+                    return Output(tree: nil, diagnostics: [
+                        SCXMLDiagnostic(
+                            location: SCXMLSourceLocation(file: fileName, line: tag.line, column: tag.column), element: name,
+                            message:
+                                "<\(tag.name)> is nested \(maxDepth + 1) elements deep, more than the limit of "
+                                + "\(maxDepth) (SCXMLParser.Limits.maxDepth)")
+                    ])
+                }
+                run.assignPositions(tags: scan.tags, source: source)
+            }
+            return finish(&run, fileName: fileName)
+        }
+    }
+
+    /// Parses `data` into a value tree (for XML carried as data: positions are libxml2's lines and
+    /// column 1; `tags` is always empty here).
+    static func parse(
+        _ data: Data, fileName: String, tags _: [SourceScanner.Tag] = []
+    ) -> (root: XMLElement?, diagnostics: [SCXMLDiagnostic]) {
+        var run = self.run(data, fileName: fileName, state: SAXState(raw: nil, documentSize: data.count, maxDepth: .max))
+        run.assignPositions(tags: [], source: SourceText(bytes: [], isSingleByte: false))
+        let output = finish(&run, fileName: fileName)
+        return (output.tree.flatMap { tree in tree.view.root.map { tree.view.element($0) } }, output.diagnostics)
+    }
+
+    /// Runs libxml2 over `data` with the SAX callbacks writing into `state`.
+    private static func run(_ data: Data, fileName: String, state: consuming SAXState) -> SAXState {
         precondition(libxml2Initialized)
+        let statePointer = UnsafeMutablePointer<SAXState>.allocate(capacity: 1)
+        statePointer.initialize(to: state)
+        defer { statePointer.deallocate() }
         guard let context = xmlNewParserCtxt() else {
-            return Output(tree: nil, diagnostics: [documentError(fileName, "libxml2 could not create a parser context")])
+            statePointer.pointee.contextFailed = true
+            return statePointer.move()
         }
         defer { xmlFreeParserCtxt(context) }
-        let statePointer = UnsafeMutablePointer<SAXState>.allocate(capacity: 1)
-        statePointer.initialize(to: SAXState(source: source, tags: tags))
-        defer {
-            statePointer.deinitialize(count: 1)
-            statePointer.deallocate()
-        }
         context.pointee._private = UnsafeMutableRawPointer(statePointer)
         if let sax = context.pointee.sax {
             sax.pointee.serror = { userData, error in
@@ -454,6 +597,11 @@ enum LibXML2Reader {
                     )
                 }
                 xmlStopParser(context)
+            }
+            sax.pointee.internalSubset = { userData, name, externalID, systemID in
+                guard let (_, state) = saxState(userData) else { return }
+                state.pointee.sawDoctype = true
+                xmlSAX2InternalSubset(userData, name, externalID, systemID)
             }
             sax.pointee.startElementNs = { userData, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaulted, attributes in
                 guard let (context, state) = saxState(userData), let localName else { return }
@@ -508,42 +656,46 @@ enum LibXML2Reader {
             return xmlCtxtReadMemory(
                 context, base.assumingMemoryBound(to: CChar.self), Int32(buffer.count), fileName, nil, options)
         }
-        if let document { xmlFreeDoc(document) }
+        if let document {
+            statePointer.pointee.hasDocument = true
+            xmlFreeDoc(document)
+        }
+        return statePointer.move()
+    }
 
+    /// The tree or the diagnostics of a run.
+    private static func finish(_ run: inout SAXState, fileName: String) -> Output {
+        var tree: XMLTree? = XMLTree(run.tree)  // owns (and frees) the buffers from here on
+        if run.contextFailed {
+            return Output(tree: nil, diagnostics: [documentError(fileName, "libxml2 could not create a parser context")])
+        }
         var diagnostics: [SCXMLDiagnostic] = []
-        if let entity = statePointer.pointee.entityDeclaration {
+        if let entity = run.entityDeclaration {
             diagnostics.append(entityDeclarationError(fileName, name: entity.name, line: entity.line, column: entity.column))
             return Output(tree: nil, diagnostics: diagnostics)
         }
-        for entry in statePointer.pointee.errors.prefix(20) {
+        for entry in run.errors.prefix(20) {
             diagnostics.append(
                 SCXMLDiagnostic(
                     location: SCXMLSourceLocation(file: fileName, line: max(entry.line, 1), column: max(entry.column, 1)),
                     element: "", message: "malformed XML: \(entry.message)"))
         }
         guard diagnostics.isEmpty else { return Output(tree: nil, diagnostics: diagnostics) }
-        guard document != nil, !statePointer.pointee.tree.nodes.isEmpty else {
+        guard run.hasDocument, let owner = tree, !run.tree.nodes.isEmpty else {
             return Output(tree: nil, diagnostics: [documentError(fileName, "malformed XML: the document has no root element")])
         }
-        let owner = XMLTree(statePointer.pointee.tree)
-        statePointer.pointee.tree = XMLTree.Parts()
-        let tree = owner.view
-        for (element, name) in statePointer.pointee.unresolvedEntities {
+        tree = nil
+        let view = owner.view
+        for (element, name) in run.unresolvedEntities {
             diagnostics.append(
                 SCXMLDiagnostic(
-                    location: SCXMLSourceLocation(file: fileName, line: tree.line(element), column: tree.column(element)),
-                    element: tree.localName(element),
+                    location: SCXMLSourceLocation(file: fileName, line: view.line(element), column: view.column(element)),
+                    element: view.localName(element),
                     message:
                         "the entity reference '&\(name);' cannot be resolved: entities are neither declared nor loaded "
                         + "from external DTDs; use a character reference or write the text out"))
         }
         return Output(tree: owner, diagnostics: diagnostics)
-    }
-
-    /// Parses `data` into a value tree (for XML carried as data, where positions do not matter).
-    static func parse(_ data: Data, fileName: String, tags: [SourceScanner.Tag]) -> (root: XMLElement?, diagnostics: [SCXMLDiagnostic]) {
-        let output = read(data, fileName: fileName, source: SourceText(bytes: [], isSingleByte: false), tags: tags)
-        return (output.tree.flatMap { tree in tree.view.root.map { tree.view.element($0) } }, output.diagnostics)
     }
 
     static func documentError(_ fileName: String, _ message: String) -> SCXMLDiagnostic {

@@ -78,25 +78,7 @@ public enum SCXMLParser {
             throw error(fileName, "the document is empty; an SCXML document needs an <scxml> root element")
         }
 
-        let source = SourceText(data: data)
-        let scan = SourceScanner.scan(source, maxDepth: limits.maxDepth)
-        if let entity = scan.entityDeclaration {
-            throw SCXMLParseError(diagnostics: [
-                LibXML2Reader.entityDeclarationError(fileName, name: entity.name, line: entity.line, column: entity.column)
-            ])
-        }
-        if let tag = scan.tooDeep {
-            let name = tag.name.split(separator: ":").last.map(String.init) ?? tag.name
-            throw SCXMLParseError(diagnostics: [
-                SCXMLDiagnostic(
-                    location: SCXMLSourceLocation(file: fileName, line: tag.line, column: tag.column), element: name,
-                    message:
-                        "<\(tag.name)> is nested \(limits.maxDepth + 1) elements deep, more than the limit of "
-                        + "\(limits.maxDepth) (SCXMLParser.Limits.maxDepth)")
-            ])
-        }
-
-        let xml = LibXML2Reader.read(data, fileName: fileName, source: source, tags: scan.tags)
+        let xml = LibXML2Reader.read(data, fileName: fileName, maxDepth: limits.maxDepth)
         guard let owner = xml.tree, let root = owner.view.root, xml.diagnostics.isEmpty else {
             throw SCXMLParseError(diagnostics: sorted(xml.diagnostics))
         }

@@ -52,14 +52,29 @@ final class XMLTree {
         var uri: Int32
     }
 
-    /// The tree while it is being built.
+    /// The tree while it is being built. Its buffers are handed to the tree (or deallocated with
+    /// ``deallocate()`` when no tree is made).
     struct Parts {
-        var nodes: [Node] = []
-        var attributes: [Attribute] = []
-        var declarations: [Declaration] = []
+        var nodes: GrowableBuffer<Node>
+        var attributes: GrowableBuffer<Attribute>
+        var declarations = GrowableBuffer<Declaration>(capacity: 4)
         var strings: [String] = []
-        var bytes: [UInt8] = []
+        var bytes: GrowableBuffer<UInt8>
         var scxmlNamespace: Int32 = -2
+
+        /// Buffers sized for a document of `size` bytes.
+        init(documentSize size: Int) {
+            nodes = GrowableBuffer(capacity: max(size / 24, 16))
+            attributes = GrowableBuffer(capacity: max(size / 40, 16))
+            bytes = GrowableBuffer(capacity: max(size / 4, 64))
+        }
+
+        func deallocate() {
+            nodes.deallocate()
+            attributes.deallocate()
+            declarations.deallocate()
+            bytes.deallocate()
+        }
     }
 
     /// Read access to the tree, valid while the tree lives: plain pointers, so readers copy it
@@ -73,18 +88,19 @@ final class XMLTree {
     private let nameCodes: UnsafeMutableBufferPointer<SCXMLName>
     private let bytes: UnsafeMutableBufferPointer<UInt8>
 
+    /// A tree owning the buffers of `parts`.
     init(_ parts: Parts) {
         func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
             _ = buffer.initialize(from: array)
             return UnsafeMutableBufferPointer(rebasing: buffer[0..<array.count])
         }
-        nodes = copy(parts.nodes)
-        attributes = copy(parts.attributes)
-        declarations = copy(parts.declarations)
+        nodes = parts.nodes.buffer
+        attributes = parts.attributes.buffer
+        declarations = parts.declarations.buffer
         strings = copy(parts.strings)
         nameCodes = copy(parts.strings.map(SCXMLName.init))
-        bytes = copy(parts.bytes)
+        bytes = parts.bytes.buffer
         view = XMLTreeView(
             nodes: UnsafeBufferPointer(nodes), attributes: UnsafeBufferPointer(attributes),
             declarations: UnsafeBufferPointer(declarations), strings: UnsafeBufferPointer(strings),
@@ -101,6 +117,62 @@ final class XMLTree {
         declarations.baseAddress?.deallocate()
         bytes.baseAddress?.deallocate()
     }
+}
+
+/// A growable buffer of plain values, appended to without the checks of `Array` and handed over
+/// without copying. The owner deallocates it.
+struct GrowableBuffer<Element: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    var isEmpty: Bool { count == 0 }
+    var indices: Range<Int> { 0..<count }
+    /// The elements (the memory stays the buffer's).
+    var buffer: UnsafeMutableBufferPointer<Element> { UnsafeMutableBufferPointer(start: base, count: count) }
+
+    subscript(index: Int) -> Element {
+        unsafeAddress { UnsafePointer(base + index) }
+        nonmutating unsafeMutableAddress { base + index }
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ total: Int) {
+        guard total > capacity else { return }
+        var newCapacity = capacity * 2
+        while newCapacity < total { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        newBase.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func append(_ element: Element) {
+        if count == capacity { reserve(count + 1) }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        guard let source = elements.baseAddress, !elements.isEmpty else { return }
+        reserve(count + elements.count)
+        (base + count).initialize(from: source, count: elements.count)
+        count += elements.count
+    }
+
+    mutating func append<S: Sequence<Element>>(contentsOf elements: S) {
+        for element in elements { append(element) }
+    }
+
+    func deallocate() { base.deallocate() }
 }
 
 /// Read access to an ``XMLTree`` (valid while the tree lives).
