@@ -58,13 +58,10 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options) {
     return l.size;
 }
 
-sc_status sc_machine_init(sc_machine **out, void *memory, size_t size, const sc_chart *chart,
-                          const sc_host *host, const sc_options *options) {
-    if (!out || !memory || !chart || !host) return SC_ERR_BAD_ARGUMENT;
-    *out = NULL;
-    sc_layout l;
-    if (!compute_layout(chart, options, &l)) return SC_ERR_BAD_CHART;
-    if (size < l.size || ((uintptr_t)memory & 7u)) return SC_ERR_NO_MEMORY;
+/* Lays a machine out in `memory` (checked: at least l->size bytes, 8-aligned) for a chart that
+ * passed sc_chart_check as part of computing `l`. */
+static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const sc_host *host, const sc_layout *layout) {
+    const sc_layout l = *layout;
     memset(memory, 0, l.size);
 
     uint8_t *p = memory;
@@ -105,20 +102,28 @@ sc_status sc_machine_init(sc_machine **out, void *memory, size_t size, const sc_
         k++;
     }
     sc_count_configuration(m);
-    *out = m;
+    return m;
+}
+
+sc_status sc_machine_init(sc_machine **out, void *memory, size_t size, const sc_chart *chart,
+                          const sc_host *host, const sc_options *options) {
+    if (!out || !memory || !chart || !host) return SC_ERR_BAD_ARGUMENT;
+    *out = NULL;
+    sc_layout l;
+    if (!compute_layout(chart, options, &l)) return SC_ERR_BAD_CHART;
+    if (size < l.size || ((uintptr_t)memory & 7u)) return SC_ERR_NO_MEMORY;
+    *out = init_with_layout(memory, chart, host, &l);
     return SC_OK;
 }
 
 sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const sc_options *options) {
-    size_t size = chart ? sc_machine_size(chart, options) : 0;
-    if (!size || !host) return NULL;
-    void *memory = malloc(size);
+    /* One layout, so the chart is checked once (sc_machine_size + sc_machine_init would check
+     * it twice). */
+    sc_layout l;
+    if (!chart || !host || !compute_layout(chart, options, &l)) return NULL;
+    void *memory = malloc(l.size);   /* malloc's alignment covers the 8 bytes required */
     if (!memory) return NULL;
-    sc_machine *m = NULL;
-    if (sc_machine_init(&m, memory, size, chart, host, options) != SC_OK) {
-        free(memory);
-        return NULL;
-    }
+    sc_machine *m = init_with_layout(memory, chart, host, &l);
     m->owns_memory = true;
     return m;
 }
