@@ -65,7 +65,9 @@ struct ChartCompiler {
         if chart.states.isEmpty {
             fail(.emptyChart, 0, "a chart needs at least one state")
         }
-        for child in chart.states { add(child, parent: 0) }
+        chart.states.withUnsafeBufferPointer { states in
+            for index in states.indices { add(states.baseAddress! + index, parent: 0) }
+        }
         nodes[0].lastDescendant = nodes.count - 1
     }
 
@@ -82,12 +84,13 @@ struct ChartCompiler {
         return path(of: nodes[state].parent) + "/" + (id.isEmpty ? "#\(state)" : id)
     }
 
-    private mutating func add(_ definition: StateDefinition, parent: Int) {
+    /// Appends the state at `pointer` and its descendants (read in place; each is copied once, into its node).
+    private mutating func add(_ pointer: UnsafePointer<StateDefinition>, parent: Int) {
         let me = nodes.count
         var kind: sc_state_kind
-        switch definition.kind {
+        switch pointer.pointee.kind {
         case .state:
-            kind = definition.children.isEmpty ? SC_ATOMIC : SC_COMPOUND
+            kind = pointer.pointee.children.isEmpty ? SC_ATOMIC : SC_COMPOUND
         case .parallel:
             kind = SC_PARALLEL
         case .final:
@@ -95,24 +98,30 @@ struct ChartCompiler {
         case .history(let type):
             kind = type == .deep ? SC_HISTORY_DEEP : SC_HISTORY_SHALLOW
         }
-        nodes.append(Node(definition: definition, parent: parent, depth: nodes[parent].depth + 1,
+        nodes.append(Node(definition: pointer.pointee, parent: parent, depth: nodes[parent].depth + 1,
                           lastDescendant: me, kind: kind))
-        transitionCount += definition.transitions.count
-        if definition.id.isEmpty {
+        transitionCount += pointer.pointee.transitions.count
+        let id = pointer.pointee.id
+        if id.isEmpty {
             fail(.emptyID, me, "state has an empty id; give every state a unique, non-empty id")
-        } else if let first = index[definition.id] {
+        } else if let first = index[id] {
             let other = nodes[first].definition.location.map { " (first defined at \($0))" } ?? ""
-            fail(.duplicateID, me, "duplicate state id '\(definition.id)'\(other); state ids must be unique")
+            fail(.duplicateID, me, "duplicate state id '\(id)'\(other); state ids must be unique")
         } else {
-            index[definition.id] = me
+            index[id] = me
         }
         if nodes[me].depth > Self.maximumDepth {
             fail(.tooDeep, me, "states are nested more than \(Self.maximumDepth) levels deep")
             return
         }
-        for child in definition.children { add(child, parent: me) }
+        let children = pointer.pointee.children
+        if !children.isEmpty {
+            nodes[me].definition.children = []
+            children.withUnsafeBufferPointer { children in
+                for index in children.indices { add(children.baseAddress! + index, parent: me) }
+            }
+        }
         nodes[me].lastDescendant = nodes.count - 1
-        nodes[me].definition.children = []
     }
 
     // MARK: - Queries on the flattened tree
@@ -264,28 +273,28 @@ struct ChartCompiler {
     }
 
     /// Appends the descriptor of `text` to ``descriptorPool``, or reports it.
-    private mutating func appendDescriptor(_ text: String, source: Int, transition t: TransitionDefinition,
-                                           number: Int) -> Bool {
+    private mutating func appendDescriptor(_ text: String, source: Int,
+                                           transition t: UnsafePointer<TransitionDefinition>, number: Int) -> Bool {
         if let d = events.descriptor(text) {
             descriptorPool.append(d)
             return true
         }
         fail(.invalidDescriptor, source,
              "'\(text)' is not an event descriptor; use a dot-separated name, 'name.*' or '*'",
-             suffix: Self.describe(t, number: number), location: t.location)
+             suffix: Self.describe(t.pointee, number: number), location: t.pointee.location)
         return false
     }
 
     /// Resolves and checks one `<transition>` of state `source`.
-    mutating func transition(_ t: TransitionDefinition, source: Int, number: Int) -> PendingTransition? {
-        // Built only for an error message: most charts have none.
-        let suffix = { Self.describe(t, number: number) }
+    /// (`t` is read in place: a transition is not copied to be resolved.)
+    mutating func transition(_ t: UnsafePointer<TransitionDefinition>, source: Int, number: Int) -> PendingTransition? {
         let descriptorStart = descriptorPool.count
-        if let known = descriptorMemo.find(t.events) {
+        let events = t.pointee.events
+        if let known = descriptorMemo.find(events) {
             for i in known { descriptorPool.append(descriptorPool[i]) }
         } else {
             var ok = true
-            for text in t.events {
+            for text in events {
                 if Self.isSingleDescriptor(text) {
                     if !text.isEmpty { ok = appendDescriptor(text, source: source, transition: t, number: number) && ok }
                 } else {
@@ -294,30 +303,33 @@ struct ChartCompiler {
                     }
                 }
             }
-            if ok { descriptorMemo.insert(t.events, descriptorStart..<descriptorPool.count) }
+            if ok { descriptorMemo.insert(events, descriptorStart..<descriptorPool.count) }
         }
         let descriptorCount = descriptorPool.count - descriptorStart
         let targetStart: Int
-        if let known = targetMemo.find(t.targets) {
+        let targets = t.pointee.targets
+        if let known = targetMemo.find(targets) {
             targetStart = targetPool.count
             for i in known { targetPool.append(targetPool[i]) }
         } else {
-            guard let start = resolve(t.targets, from: source, what: "transition target", suffix: suffix(),
-                                      location: t.location) else { return nil }
+            // The suffix is built only for an error message: most charts have none.
+            guard let start = resolve(targets, from: source, what: "transition target",
+                                      suffix: Self.describe(t.pointee, number: number), location: t.pointee.location)
+            else { return nil }
             targetStart = start
             if targetPool.count - start > 1, let (a, b) = conflictingTargets(start, targetPool.count - start) {
                 fail(.invalidTargets, source,
                      "targets \(describe(a)) and \(describe(b)) cannot be active together; several targets must lie in different regions of a parallel state",
-                     suffix: suffix(), location: t.location)
+                     suffix: Self.describe(t.pointee, number: number), location: t.pointee.location)
                 targetPool.removeSubrange(start...)
                 return nil
             }
-            targetMemo.insert(t.targets, start..<targetPool.count)
+            targetMemo.insert(targets, start..<targetPool.count)
         }
         return PendingTransition(source: source, targetStart: targetStart, targetCount: targetPool.count - targetStart,
                                  descriptorStart: descriptorStart, descriptorCount: descriptorCount,
-                                 guardID: guardID(t.guardCondition), actionID: actionID(t.actions),
-                                 isInternal: t.type == .internal)
+                                 guardID: guardID(t.pointee.guardCondition), actionID: actionID(t.pointee.actions),
+                                 isInternal: t.pointee.type == .internal)
     }
 
     /// The default-entry transition of a compound state (or the root): `<initial>`, the

@@ -61,7 +61,7 @@ public final class CompiledChart: @unchecked Sendable {
             // Read in place: a transition is not copied to be resolved.
             compiler.nodes[s].definition.transitions.withUnsafeBufferPointer { list in
                 for number in list.indices {
-                    if let resolved = compiler.transition(list[number], source: s, number: number + 1) {
+                    if let resolved = compiler.transition(list.baseAddress! + number, source: s, number: number + 1) {
                         pending.append(resolved)
                     }
                 }

@@ -23,36 +23,51 @@ struct SCXMLChartBuilder {
                                onStart: [{ ctx in session.startUp(ctx: ctx) }])
     }
 
+    // The document's states and transitions are read in place and the definitions made straight
+    // into the arrays: nothing is copied on the way.
+
     private func states(_ list: [SCXMLState]) -> [StateDefinition] {
-        var result: [StateDefinition] = []
-        result.reserveCapacity(list.count)
-        for index in list.indices { result.append(state(list[index])) }
-        return result
+        list.withUnsafeBufferPointer { source in
+            Array(unsafeUninitializedCapacity: source.count) { buffer, count in
+                for index in source.indices { (buffer.baseAddress! + index).initialize(to: state(source.baseAddress! + index)) }
+                count = source.count
+            }
+        }
     }
 
     private func transitions(_ list: [SCXMLTransition]) -> [TransitionDefinition] {
-        var result: [TransitionDefinition] = []
-        result.reserveCapacity(list.count)
-        for index in list.indices { result.append(transition(list[index])) }
-        return result
+        list.withUnsafeBufferPointer { source in
+            Array(unsafeUninitializedCapacity: source.count) { buffer, count in
+                for index in source.indices { (buffer.baseAddress! + index).initialize(to: transition(source.baseAddress! + index)) }
+                count = source.count
+            }
+        }
     }
 
-    private func state(_ s: SCXMLState) -> StateDefinition {
+    private func state(_ state: UnsafePointer<SCXMLState>) -> StateDefinition {
         let kind: StateDefinition.Kind
-        switch s.kind {
+        switch state.pointee.kind {
         case .state: kind = .state
         case .parallel: kind = .parallel
         case .final: kind = .final
-        case .history: kind = .history(s.historyType == .deep ? .deep : .shallow)
+        case .history: kind = .history(state.pointee.historyType == .deep ? .deep : .shallow)
         }
-        var definition = StateDefinition(s.id, kind: kind, initial: s.initial,
-                                         children: s.children.isEmpty ? [] : states(s.children), location: s.sourceLocation)
-        if s.kind == .history {
-            definition.initialTransition = s.transitions.first.map(transition)
+        let children = state.pointee.children
+        var definition = StateDefinition(state.pointee.id, kind: kind, initial: state.pointee.initial,
+                                         children: children.isEmpty ? [] : states(children),
+                                         location: state.pointee.sourceLocation)
+        if state.pointee.kind == .history {
+            definition.initialTransition = state.pointee.transitions.first.map(transition(copy:))
         } else {
-            if !s.transitions.isEmpty { definition.transitions = transitions(s.transitions) }
-            definition.initialTransition = s.initialElement.map { transition($0.transition) }
+            let transitions = state.pointee.transitions
+            if !transitions.isEmpty { definition.transitions = self.transitions(transitions) }
+            definition.initialTransition = state.pointee.initialElement.map { transition(copy: $0.transition) }
         }
+        // The rest makes closures over the state: only for states with such content.
+        guard (lateBinding && state.pointee.datamodelElement != nil) || !state.pointee.onEntry.isEmpty
+            || !state.pointee.onExit.isEmpty || state.pointee.kind == .final || !state.pointee.invokes.isEmpty
+        else { return definition }
+        let s = state.pointee
         let session = self.session
         var entry: [Action] = []
         if lateBinding, s.datamodelElement != nil {
@@ -93,23 +108,27 @@ struct SCXMLChartBuilder {
         return definition
     }
 
-    private func transition(_ t: SCXMLTransition) -> TransitionDefinition {
+    private func transition(copy t: SCXMLTransition) -> TransitionDefinition {
+        withUnsafePointer(to: t) { transition($0) }
+    }
+
+    private func transition(_ t: UnsafePointer<SCXMLTransition>) -> TransitionDefinition {
         let session = self.session
         var condition: Guard?
-        if let cond = t.cond {
+        if let cond = t.pointee.cond {
             condition = { ctx in session.condition(cond, ctx: ctx) }
         }
         var actions: [Action] = []
-        if !t.actions.isEmpty {
-            let content = t.actions
+        if !t.pointee.actions.isEmpty {
+            let content = t.pointee.actions
             actions = [{ ctx in session.run(content, ctx: ctx) }]
         }
         // ".*" is the schema's other spelling of "*" (the IRP tests 311 and 312 use it). The
         // document's arrays are used as they are otherwise (shared, not copied).
-        var events = t.events
+        var events = t.pointee.events
         if events.contains(".*") { events = events.map { $0 == ".*" ? "*" : $0 } }
-        return TransitionDefinition(on: events, guard: condition, to: t.targets,
-                                    type: t.type == .internal ? .internal : .external, actions: actions,
-                                    location: t.sourceLocation)
+        return TransitionDefinition(on: events, guard: condition, to: t.pointee.targets,
+                                    type: t.pointee.type == .internal ? .internal : .external, actions: actions,
+                                    location: t.pointee.sourceLocation)
     }
 }
