@@ -85,11 +85,13 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     let gateInstalled = Atomic<Bool>(false)
 
     /// Installs the external-event gate unless it is already installed. Any thread; from one
-    /// that holds no machine, or from this machine's own callbacks.
+    /// that holds no machine, or from this machine's own callbacks. The flag is set once the
+    /// gate is in place: a caller holding the machine while another thread waits for it to
+    /// install the gate installs it itself (installing twice is harmless).
     func installGate() {
         guard !gateInstalled.load(ordering: .acquiring), let machine else { return }
-        gateInstalled.store(true, ordering: .releasing)
         machine.setExternalEventGate { [self] ctx in admit(ctx) }
+        gateInstalled.store(true, ordering: .releasing)
     }
 
     /// Set when this session runs for an `<invoke>` of another session.
