@@ -105,6 +105,34 @@ final class BareEventTests: XCTestCase {
         XCTAssertEqual(seen.all, ["send second", "second|external|undefined|undefined|undefined|undefined|undefined"])
     }
 
+    func testBareHostEventsReachASessionWithInvocations() throws {
+        // The gate is installed once the session invokes; host events sent by name still run,
+        // and are not forwarded without autoforward.
+        let child = InvokeTests.child("""
+            <state id="waiting">
+              <onentry><send target="#_parent" event="listening"/></onentry>
+              <transition event="ping"><send target="#_parent" event="forwarded"/></transition>
+              <transition event="stop" target="end"/>
+            </state>
+            <final id="end"/>
+            """)
+        let session = try TestSession("""
+            <state id="s0">
+              <invoke id="kid"><content>\(child)</content></invoke>
+              <transition event="listening"><log expr="'listening'"/></transition>
+              <transition event="forwarded"><log expr="'forwarded'"/></transition>
+              <transition event="ping"><log expr="'ping ' + _event.type"/><send target="#_kid" event="stop"/></transition>
+              <transition event="done.invoke" target="done"/>
+            </state>
+            <final id="done"/>
+            """)
+        try session.machine.start()
+        XCTAssertEqual(session.waitForLogs(1), ["listening"])
+        XCTAssertEqual(try session.machine.send("ping"), .handled)
+        XCTAssertTrue(session.machine.waitUntilFinished(timeout: .seconds(5)))
+        XCTAssertEqual(session.logs, ["listening", "ping external"])
+    }
+
     func testAutoforwardForwardsBareHostEvents() throws {
         let child = InvokeTests.child("""
             <state id="waiting">

@@ -90,7 +90,15 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     /// install the gate installs it itself (installing twice is harmless).
     func installGate() {
         guard !gateInstalled.load(ordering: .acquiring), let machine else { return }
-        machine.setExternalEventGate { [self] ctx in admit(ctx) }
+        machine.setExternalEventGate { [self] ctx in
+            // A host's event sent by name has nothing for the gate to do unless events wait in
+            // the mailbox or an invocation forwards events.
+            if ctx.eventFlags & SCXMLEvent.bareExternalFlag != 0 && !invocations.contains(where: \.autoforward)
+                && mailbox.withLock({ $0.isEmpty }) {
+                return true
+            }
+            return admit(ctx)
+        }
         gateInstalled.store(true, ordering: .releasing)
     }
 
