@@ -173,6 +173,10 @@ enum NullExpression: Equatable {
     case call(String, [DataValue])
 
     init?(_ text: String) {
+        if let call = Self.quotedCall(text) {
+            self = call
+            return
+        }
         let trimmed = Self.trimmed(text[...], newlines: true)
         if let value = Self.literal(trimmed) {
             self = .literal(value)
@@ -195,6 +199,36 @@ enum NullExpression: Equatable {
             }
         }
         self = .call(name, arguments)
+    }
+
+    /// `Name('text')` or `Name("text")`, all ASCII, no whitespace outside the quotes (the usual
+    /// condition, `In('s1')`): read byte by byte, with the result the general parse gives.
+    private static func quotedCall(_ text: String) -> NullExpression? {
+        let parsed: (name: String, argument: String)?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }
+            guard let first = bytes.first, isLetter(first) || first == UInt8(ascii: "_") else { return nil }
+            var index = 1
+            while index < bytes.count {
+                let b = bytes[index]
+                guard isLetter(b) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
+                    || b == UInt8(ascii: ".") || b == UInt8(ascii: "-")
+                else { break }
+                index += 1
+            }
+            let nameEnd = index
+            guard bytes.count - nameEnd >= 4, bytes[nameEnd] == UInt8(ascii: "("), bytes[bytes.count - 1] == UInt8(ascii: ")")
+            else { return nil }
+            let quote = bytes[nameEnd + 1]
+            guard quote == UInt8(ascii: "'") || quote == UInt8(ascii: "\""), bytes[bytes.count - 2] == quote else { return nil }
+            for b in bytes[(nameEnd + 2)..<(bytes.count - 2)]
+            where b < 0x20 || b > 0x7E || b == UInt8(ascii: "'") || b == UInt8(ascii: "\"") {
+                return nil
+            }
+            return (String(decoding: bytes[..<nameEnd], as: UTF8.self),
+                    String(decoding: bytes[(nameEnd + 2)..<(bytes.count - 2)], as: UTF8.self))
+        }
+        guard let parsed = parsed ?? nil else { return nil }
+        return .call(parsed.name, [.string(parsed.argument)])
     }
 
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` (or `.whitespaces`), without Foundation
