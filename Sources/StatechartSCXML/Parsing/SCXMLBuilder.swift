@@ -140,18 +140,19 @@ struct SCXMLBuilder {
         guard let attribute = values.index(of: name) else { return ([], false) }
         let record = tree.attributes[attribute]
         let start = Int(record.valueStart), count = Int(record.valueCount)
+        if count == 0 { return ([], true) }
         // ASCII without separators or "\r" (nearly every value): one token, maybe seen before.
-        var simple = true
-        for byte in tree.bytes[start..<(start + count)] {
-            if byte >= 0x80 || byte == 0x0D || byte == 0x20 || byte == 0x09 || byte == 0x0A {
-                simple = false
-                break
-            }
+        // The same pass hashes the bytes for the cache.
+        let base = tree.bytes.baseAddress! + start
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var index = 0
+        while index < count {
+            let byte = base[index]
+            if byte >= 0x80 || byte <= 0x20 { break }
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+            index += 1
         }
-        if simple {
-            if count == 0 { return ([], true) }
-            return (tokenCache.tokens(tree.bytes, start: start, count: count), true)
-        }
+        if index == count { return (tokenCache.tokens(base, count: count, hash: hash), true) }
         return (Self.tokens(tree.attributeValue(attribute)), true)
     }
 
@@ -224,6 +225,18 @@ struct SCXMLBuilder {
 
     mutating func reportBoth(_ first: String, _ second: String, _ element: Element) {
         report(element, "<\(tree.localName(element))> cannot have both '\(first)' and '\(second)'; use one of them")
+    }
+
+    /// `value.containsWhitespace`, without a Character walk for short ASCII values.
+    static func containsWhitespace(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if isASCIIWhitespace(byte) { return true }
+            }
+            return false
+        } ?? value.containsWhitespace
     }
 
     /// A whitespace-separated list (`target`, `event`, `initial`, `namelist`).
@@ -444,7 +457,7 @@ struct SCXMLBuilder {
         var state = SCXMLState(
             kind: kind, id: id ?? "", isGeneratedID: id == nil, sourceLocation: location(element),
             initial: initial.tokens)
-        if let id, id.isEmpty || id.containsWhitespace {
+        if let id, id.isEmpty || Self.containsWhitespace(id) {
             report(element, "<\(tree.localName(element))> has the id '\(id)'; a state id must be non-empty and contain no whitespace")
         }
         if initial.present && state.initial.isEmpty {
@@ -540,6 +553,7 @@ struct SCXMLBuilder {
         case state, initial, history
     }
 
+    @inline(__always)
     mutating func buildTransition(_ element: Element, role: TransitionRole) -> SCXMLTransition {
         let values = attributes(of: element, allowed: Self.transitionAttributes)
         let events = tokens(values, .event)
@@ -939,43 +953,40 @@ struct SCXMLBuilder {
 /// Single-token arrays by the bytes of their token, so that equal attribute values share one
 /// array: one allocation per distinct name instead of one per attribute.
 private struct TokenCache {
+    // Open addressing; parallel arrays, so a probe reads no array of tokens.
     private var hashes: [UInt64] = []
     private var slots: [Int32] = []
-    private var entries: [(start: Int, count: Int, tokens: [String])] = []
+    private var starts: [UnsafePointer<UInt8>] = []
+    private var counts: [Int] = []
+    private var entryHashes: [UInt64] = []
+    private var tokens: [[String]] = []
     private var mask = 0
 
-    /// The array holding the one token `bytes[start..<start + count]`.
-    mutating func tokens(_ buffer: UnsafeBufferPointer<UInt8>, start: Int, count: Int) -> [String] {
-        do {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in buffer[start..<(start + count)] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            if !slots.isEmpty {
-                var index = Int(truncatingIfNeeded: hash >> 32) & mask
-                while slots[index] >= 0 {
-                    if hashes[index] == hash {
-                        let entry = entries[Int(slots[index])]
-                        if entry.count == count
-                            && memcmp(buffer.baseAddress! + entry.start, buffer.baseAddress! + start, count) == 0
-                        {
-                            return entry.tokens
-                        }
-                    }
-                    index = (index + 1) & mask
+    /// The array holding the one token `base[0..<count]` (bytes that live as long as the cache)
+    /// whose FNV-1a hash is `hash`.
+    mutating func tokens(_ base: UnsafePointer<UInt8>, count: Int, hash: UInt64) -> [String] {
+        if !slots.isEmpty {
+            var index = Int(truncatingIfNeeded: hash >> 32) & mask
+            while slots[index] >= 0 {
+                let entry = Int(slots[index])
+                if hashes[index] == hash && counts[entry] == count && memcmp(starts[entry], base, count) == 0 {
+                    return tokens[entry]
                 }
+                index = (index + 1) & mask
             }
-            let tokens = [String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<(start + count)]), as: UTF8.self)]
-            insert(hash, (start, count, tokens))
-            return tokens
         }
+        let value = [String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)]
+        insert(hash, base, count, value)
+        return value
     }
 
-    private mutating func insert(_ hash: UInt64, _ entry: (start: Int, count: Int, tokens: [String])) {
-        if (entries.count + 1) * 2 > slots.count {
+    private mutating func insert(_ hash: UInt64, _ base: UnsafePointer<UInt8>, _ count: Int, _ value: [String]) {
+        if (tokens.count + 1) * 2 > slots.count {
             let capacity = max(256, slots.count * 2)
             hashes = Array(repeating: 0, count: capacity)
             slots = Array(repeating: -1, count: capacity)
             mask = capacity - 1
-            for position in entries.indices {
+            for position in tokens.indices {
                 var index = Int(truncatingIfNeeded: entryHashes[position] >> 32) & mask
                 while slots[index] >= 0 { index = (index + 1) & mask }
                 slots[index] = Int32(position)
@@ -984,11 +995,11 @@ private struct TokenCache {
         }
         var index = Int(truncatingIfNeeded: hash >> 32) & mask
         while slots[index] >= 0 { index = (index + 1) & mask }
-        slots[index] = Int32(entries.count)
+        slots[index] = Int32(tokens.count)
         hashes[index] = hash
-        entries.append(entry)
+        starts.append(base)
+        counts.append(count)
         entryHashes.append(hash)
+        tokens.append(value)
     }
-
-    private var entryHashes: [UInt64] = []
 }
