@@ -14,8 +14,12 @@ import Foundation
 //
 // Safety: XML_PARSE_NONET forbids network access; XML_PARSE_NOENT and XML_PARSE_DTDLOAD are not set,
 // so entities are never substituted and no external DTD or entity is loaded; XML_PARSE_HUGE is not
-// set, so libxml2 keeps its own size and depth limits. Entity declarations are refused outright
-// (SourceScanner already rejects them; the SAX hook below is a second line of defence).
+// set, so libxml2 keeps its own size and depth limits. Entity declarations are refused outright:
+// the SAX hook below stops the parser at the first one, and the document (which has a DOCTYPE)
+// then goes through SourceScanner, which reports it.
+//
+// Positions: see SAXState.locate (from the document's bytes while libxml2 reads) and
+// SourceScanner (when that is not certain).
 //
 // Thread safety: every parse has its own parser context and SAX state. Errors go to a structured
 // handler stored in that context's SAX block, and the thread-local handler libxml2 falls back on

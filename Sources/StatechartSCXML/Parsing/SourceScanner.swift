@@ -1,13 +1,16 @@
 import Foundation
 
 // libxml2 2.9 records only a line per node (and that line is where the start tag *ends*), so the
-// positions of elements come from this lexical pre-scan of the source: it finds every start tag in
+// positions of elements come from the source itself. This lexical scan finds every start tag in
 // document order, which is the order of the elements in the parsed tree. In well-formed XML a `<`
 // can only open markup (it cannot occur in attribute values or text), so skipping comments, CDATA
-// sections, processing instructions and the DOCTYPE is enough to see every start tag.
+// sections, processing instructions and the DOCTYPE is enough to see every start tag. The same
+// scan enforces the nesting-depth limit and refuses entity declarations.
 //
-// The same scan enforces the nesting-depth limit and refuses entity declarations before libxml2
-// ever sees the document.
+// For a plain UTF-8 document without a DOCTYPE that libxml2 parses without error inside the depth
+// limit, LibXML2Reader finds the same positions while libxml2 reads (and this scan would refuse
+// nothing), so the scan runs only for the other documents, and then decides as it always did:
+// its verdicts on entities and depth come before libxml2's errors.
 
 /// The source text as UTF-8 (or single-byte) code units, ready for ``SourceScanner``.
 struct SourceText {
