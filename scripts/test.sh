@@ -13,7 +13,7 @@ make -C CStateCore test warnings 2>&1 | tee "$log_dir/c.txt"
 echo "== C: the Swift runtime's machine lock (Sources/CMachineLock), plain and under ThreadSanitizer"
 make -C Tests/CMachineLockTests test 2>&1 | tee "$log_dir/lock.txt"
 make -C Tests/CMachineLockTests test-tsan > "$log_dir/lock-tsan.txt" 2>&1 || { cat "$log_dir/lock-tsan.txt"; exit 1; }
-echo "ThreadSanitizer: $(tail -1 "$log_dir/lock-tsan.txt")"
+echo "ThreadSanitizer: $(grep -E "^[0-9]+ passed, [0-9]+ failed$" "$log_dir/lock-tsan.txt" | tail -1)"
 
 echo "== Swift: build (warnings in this package's sources fail the build)"
 swift build --build-tests 2>&1 | tee .build-log.txt
