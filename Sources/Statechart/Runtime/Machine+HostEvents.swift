@@ -52,6 +52,21 @@ extension Machine {
     /// machine's own callbacks (guards, actions, the external-event gate), which hold it.
     package func isActiveWhileHeld(stateAt index: Int) -> Bool { runtime.isActive(index: index) }
 
+    /// Calls `body` with the event of each transition taken for an event (eventless transitions
+    /// are skipped), before the transition's actions run, with the machine held: for hosts whose
+    /// datamodel must see every processed event (SCXML's `_event`) even when the transitions it
+    /// enables run no content of their own.
+    package func onTransitionEvent(_ body: @escaping @Sendable (ActionContext) -> Void) {
+        access {
+            // unowned(unsafe): the observer list belongs to the machine's runtime, so the
+            // machine outlives every call.
+            _ = runtime.observers.add(transition: { [unowned(unsafe) self] _, event in
+                guard event.raw.id != SC_NONE else { return }
+                body(ActionContext(runtime: self.runtime, coreEvent: event.raw))
+            })
+        }
+    }
+
     /// Calls `body` once, when the machine halts (reaches a top-level final state or is stopped)
     /// or is deallocated; after the macrostep that halted it, with the machine held. Never
     /// called when the machine has already halted.

@@ -154,6 +154,12 @@ public final class SCXMLMachine: @unchecked Sendable {
             throw SCXMLLoadError(diagnostics: [SCXMLDiagnostic(location: document.sourceLocation, element: "scxml",
                 message: "the \(datamodelType.names.first ?? "") datamodel could not start: \(error)")])
         }
+        // `_event` is the last event processed, also when its transitions run no content (a
+        // later eventless transition's condition may read it): a datamodel that binds it hears
+        // of every transition taken for an event. The null datamodel has no `_event`.
+        if session.bindsEvent {
+            machine.onTransitionEvent { [unowned session] ctx in session.prepare(ctx) }
+        }
         // Told once the macrostep that halts the machine has completed (or when it is stopped):
         // no state observer, so the core runs unobserved microsteps without calling Swift.
         let finished = self.finished

@@ -29,7 +29,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     }
     @exclusivity(unchecked) private var model: SCXMLDatamodel!
     /// Whether the datamodel has an `_event` to keep current (the null datamodel has none).
-    @exclusivity(unchecked) private var bindsEvent = true
+    @exclusivity(unchecked) private(set) var bindsEvent = true
     /// The event ``prepare(_:)`` saw last, until the datamodel is next used: `_event` is made
     /// (an `SCXMLEvent`, then the datamodel's own object) only if an expression may read it.
     @exclusivity(unchecked) private var pendingEvent: (event: Event, flags: UInt32)?
