@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the tests need, only those missing: libxml2 (SCXML
-# importer), Duktape (ECMAScript datamodel), pkg-config (how SwiftPM finds both), gcc, clang and make
+# importer), Duktape (ECMAScript datamodel), pkg-config (how SwiftPM finds both), gcc and make
 # (C core tests and warnings), the Cortex-M toolchain and QEMU (firmware tests), Graphviz (chart
 # export), valgrind (profiles).
+# clang (with libFuzzer and the sanitizers) ships with the Swift toolchain (/opt/swift/usr/bin).
 set -euo pipefail
-packages=(libxml2-dev duktape-dev pkg-config gcc make clang gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm graphviz valgrind)
+packages=(libxml2-dev duktape-dev pkg-config gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm graphviz valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
