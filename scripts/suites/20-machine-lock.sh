@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Suite: the C tests of the Swift runtime's machine lock (Sources/CMachineLock), plain and under
+# ThreadSanitizer. Prints one "N passed, M failed" line for both runs.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+log="$(mktemp)"; trap 'rm -f "$log"' EXIT
+make -C Tests/CMachineLockTests test 2>&1 | tee "$log"
+plain=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+make -C Tests/CMachineLockTests test-tsan > "$log" 2>&1 || { cat "$log"; exit 1; }
+tsan=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+echo "ThreadSanitizer: $tsan"
+p=$(( ${plain%% passed*} + ${tsan%% passed*} ))
+f1=${plain#*, }; f2=${tsan#*, }
+echo "$p passed, $(( ${f1%% failed*} + ${f2%% failed*} )) failed"
