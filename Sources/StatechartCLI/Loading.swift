@@ -10,7 +10,7 @@ enum Loading {
     static var options: SCXMLMachine.Options { .withECMAScript }
 
     /// The machine for `path`, or the load errors (`file:line:column: error: message` lines).
-    static func machine(_ path: String) -> Result<SCXMLMachine, SCXMLLoadError> {
+    static func machine(_ path: String, options: SCXMLMachine.Options = options) -> Result<SCXMLMachine, SCXMLLoadError> {
         let url = URL(fileURLWithPath: path)
         do {
             // Read here so diagnostics name the file as the user wrote it.
@@ -28,8 +28,8 @@ enum Loading {
 
     /// The machine for `path` with its `<log>` output on standard error; for an invalid
     /// document, prints the errors to standard error and exits with status 2.
-    static func runnableMachine(_ path: String) throws -> SCXMLMachine {
-        switch machine(path) {
+    static func runnableMachine(_ path: String, options: SCXMLMachine.Options = options) throws -> SCXMLMachine {
+        switch machine(path, options: options) {
         case .success(let machine):
             machine.onLog { label, message in printError("log: \(label.map { "\($0): " } ?? "")\(message)") }
             return machine
