@@ -49,7 +49,9 @@ let package = Package(
         .target(
             name: "StatechartExamples",
             dependencies: ["Statechart"],
-            path: "Examples"
+            path: "Examples",
+            // Examples/C is the plain C firmware example, built with make, not SwiftPM.
+            exclude: ["C"]
         ),
 
         // MARK: - SCXML importer
