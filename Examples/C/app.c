@@ -7,13 +7,9 @@
 
 #include <string.h>
 
-/* The microwave raises at most one event per macrostep (done.state.on) and sends itself none
- * without a delay, so 4 slots per queue leave room to spare; the core's defaults (64 + 64) are
- * sized for any chart. */
-static const sc_options options = { .internal_queue_capacity = 4, .external_queue_capacity = 4 };
-
-#define APP_MACHINE_BYTES 2048u
-static uint64_t machine_memory[APP_MACHINE_BYTES / sizeof(uint64_t)];
+/* The machine's only memory, sized by the generated header for microwave_options (checked
+ * against sc_machine_size() at start-up, since the constant was computed on the generating host). */
+static uint64_t machine_memory[(microwave_MACHINE_SIZE + 7u) / 8u];
 
 static sc_machine *machine;
 static const app_port *port;
@@ -116,8 +112,8 @@ static sc_id event_id(const char *name, size_t length) {
 }
 
 /* One external event's macrostep, its line, then the events the chart sent itself. */
-static void dispatch(sc_id id, const char *name, size_t length) {
-    sc_status status = sc_machine_dispatch(machine, (sc_event){ .id = id });
+static void dispatch(sc_event event, const char *name, size_t length) {
+    sc_status status = sc_machine_dispatch(machine, event);
     if (status < 0) report("dispatch", status);
     print_line(name, length);
     status = sc_machine_run(machine);
@@ -126,29 +122,32 @@ static void dispatch(sc_id id, const char *name, size_t length) {
 
 /* ---- the generated chart's timer hooks ------------------------------------------------- */
 
-void microwave_send_delayed(sc_machine *m, sc_id event, uint32_t delay_ms, const char *sendid) {
+void microwave_timer_start(void *context, sc_machine *m, const char *send_id, sc_event event, uint32_t delay_ms) {
+    (void)context;
     (void)m;
-    if (!timers_start(&pending, now, delay_ms, sendid, event)) log_text("microwave: timer table full; delayed event dropped\n");
+    if (!timers_start(&pending, now, delay_ms, send_id, event))
+        log_text("microwave: timer table full; delayed event dropped\n");
 }
 
-void microwave_cancel(sc_machine *m, const char *sendid) {
+void microwave_timer_cancel(void *context, sc_machine *m, const char *send_id) {
+    (void)context;
     (void)m;
-    timers_cancel(&pending, sendid);
+    timers_cancel(&pending, send_id);
 }
 
 /* ---- the loop's entry points ----------------------------------------------------------- */
 
 bool app_start(const app_port *the_port) {
     port = the_port;
-    microwave_prepare();
-    size_t needed = sc_machine_size(&microwave_chart, &options);
+    size_t needed = sc_machine_size(&microwave_chart, &microwave_options);
     if (needed == 0 || needed > sizeof machine_memory) {
         log_text(needed == 0 ? "microwave: the chart's tables are invalid\n"
-                             : "microwave: the machine block is too small\n");
+                             : "microwave: microwave_MACHINE_SIZE is smaller than sc_machine_size()\n");
         return false;
     }
-    sc_status status = sc_machine_init(&machine, machine_memory, sizeof machine_memory, &microwave_chart,
-                                       &microwave_host_template, &options);
+    static const sc_host host = { .guard = microwave_guard, .action = microwave_action };
+    sc_status status = sc_machine_init(&machine, machine_memory, sizeof machine_memory, &microwave_chart, &host,
+                                       &microwave_options);
     if (status != SC_OK) {
         report("init", status);
         return false;
@@ -163,7 +162,7 @@ bool app_start(const app_port *the_port) {
 
 void app_event(const char *name) {
     size_t length = strlen(name);
-    dispatch(event_id(name, length), name, length);
+    dispatch((sc_event){ .id = event_id(name, length) }, name, length);
 }
 
 static bool before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
@@ -175,9 +174,9 @@ void app_advance(uint32_t ms) {
         /* Fired at its due tick whatever the real tick is now, so the sends it makes count from
          * the same time on every port. */
         now = due;
-        sc_id event;
+        sc_event event;
         while (timers_take_due(&pending, now, &event)) {
-            const char *name = microwave_chart.event_names[event];
+            const char *name = microwave_chart.event_names[event.id];
             dispatch(event, name, strlen(name));
         }
     }
@@ -207,7 +206,7 @@ bool app_input_line(const char *text) {
     }
     size_t name_length = 0;
     while (name_length < length && text[name_length] != ' ') name_length++;
-    dispatch(event_id(text, name_length), text, name_length);
+    dispatch((sc_event){ .id = event_id(text, name_length) }, text, name_length);
     return true;
 }
 

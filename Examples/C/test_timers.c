@@ -14,19 +14,21 @@ static int failures;
         }                                                                             \
     } while (0)
 
-/* Takes every event due at `now` into out[]; returns how many. */
+static sc_event ev(sc_id id) { return (sc_event){ .id = id }; }
+
+/* Takes the ids of every event due at `now` into out[]; returns how many. */
 static unsigned take_all(timers *t, uint32_t now, sc_id *out, unsigned capacity) {
     unsigned n = 0;
-    sc_id event;
-    while (n < capacity && timers_take_due(t, now, &event)) out[n++] = event;
+    sc_event event;
+    while (n < capacity && timers_take_due(t, now, &event)) out[n++] = event.id;
     return n;
 }
 
 static void test_order(void) {
     timers t = { .count = 0 };
-    CHECK(timers_start(&t, 0, 100, "a", 1));
-    CHECK(timers_start(&t, 0, 50, "b", 2));
-    CHECK(timers_start(&t, 10, 90, "c", 3));   /* due 100, like "a", started later */
+    CHECK(timers_start(&t, 0, 100, "a", ev(1)));
+    CHECK(timers_start(&t, 0, 50, "b", ev(2)));
+    CHECK(timers_start(&t, 10, 90, "c", ev(3)));   /* due 100, like "a", started later */
     uint32_t due = 0;
     CHECK(timers_next_due(&t, &due) && due == 50);
     sc_id fired[4];
@@ -38,10 +40,10 @@ static void test_order(void) {
 
 static void test_cancel(void) {
     timers t = { .count = 0 };
-    CHECK(timers_start(&t, 0, 10, "cookTimer", 1));
-    CHECK(timers_start(&t, 0, 20, NULL, 2));
-    CHECK(timers_start(&t, 0, 30, "cookTimer", 3));
-    CHECK(timers_start(&t, 0, 40, "other", 4));
+    CHECK(timers_start(&t, 0, 10, "cookTimer", ev(1)));
+    CHECK(timers_start(&t, 0, 20, NULL, ev(2)));
+    CHECK(timers_start(&t, 0, 30, "cookTimer", ev(3)));
+    CHECK(timers_start(&t, 0, 40, "other", ev(4)));
     CHECK(timers_cancel(&t, "cookTimer") == 2);
     CHECK(timers_cancel(&t, "cookTimer") == 0);
     CHECK(timers_cancel(&t, "unknown") == 0);
@@ -52,18 +54,18 @@ static void test_cancel(void) {
 
 static void test_full(void) {
     timers t = { .count = 0 };
-    for (unsigned i = 0; i < TIMERS_CAPACITY; i++) CHECK(timers_start(&t, 0, i, NULL, i));
-    CHECK(!timers_start(&t, 0, 5, NULL, 99));
+    for (unsigned i = 0; i < TIMERS_CAPACITY; i++) CHECK(timers_start(&t, 0, i, NULL, ev(i)));
+    CHECK(!timers_start(&t, 0, 5, NULL, ev(99)));
     CHECK(t.count == TIMERS_CAPACITY);
-    sc_id event;
-    CHECK(timers_take_due(&t, 0, &event) && event == 0);
-    CHECK(timers_start(&t, 0, 5, NULL, 99));    /* a slot is free again */
+    sc_event event;
+    CHECK(timers_take_due(&t, 0, &event) && event.id == 0);
+    CHECK(timers_start(&t, 0, 5, NULL, ev(99)));    /* a slot is free again */
 }
 
 static void test_wrap(void) {
     timers t = { .count = 0 };
-    CHECK(timers_start(&t, UINT32_C(0xFFFFFF00), 0x200, NULL, 1));   /* due 0x100, after the wrap */
-    CHECK(timers_start(&t, UINT32_C(0xFFFFFF00), 0xF0, NULL, 2));    /* due 0xFFFFFFF0, before it */
+    CHECK(timers_start(&t, UINT32_C(0xFFFFFF00), 0x200, NULL, ev(1)));   /* due 0x100, after the wrap */
+    CHECK(timers_start(&t, UINT32_C(0xFFFFFF00), 0xF0, NULL, ev(2)));    /* due 0xFFFFFFF0, before it */
     uint32_t due = 0;
     CHECK(timers_next_due(&t, &due) && due == UINT32_C(0xFFFFFFF0));
     sc_id fired[4];

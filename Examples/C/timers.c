@@ -7,7 +7,7 @@
 /* true when tick a comes before tick b (wrap-around safe). */
 static bool before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 
-bool timers_start(timers *t, uint32_t now, uint32_t delay, const char *sendid, sc_id event) {
+bool timers_start(timers *t, uint32_t now, uint32_t delay, const char *sendid, sc_event event) {
     if (t->count == TIMERS_CAPACITY) return false;
     t->entries[t->count++] = (timer_entry){ .due = now + delay, .sequence = t->next_sequence++,
                                             .sendid = sendid, .event = event };
@@ -44,7 +44,7 @@ bool timers_next_due(const timers *t, uint32_t *due) {
     return true;
 }
 
-bool timers_take_due(timers *t, uint32_t now, sc_id *event) {
+bool timers_take_due(timers *t, uint32_t now, sc_event *event) {
     uint32_t i = earliest(t);
     if (i == t->count || before(now, t->entries[i].due)) return false;
     *event = t->entries[i].event;

@@ -8,9 +8,9 @@
  * them to the machine as external events.
  *
  *     static timers pending;                            // zeroed: empty
- *     timers_start(&pending, now, 5000u, "cookTimer", EVENT_time_up);
- *     sc_id event;
- *     while (timers_take_due(&pending, now, &event)) dispatch(event);
+ *     timers_start(&pending, now, 5000u, "cookTimer", (sc_event){ .id = microwave_EVENT_time_up });
+ *     sc_event event;
+ *     while (timers_take_due(&pending, now, &event)) sc_machine_dispatch(machine, event);
  *
  * Ticks are uint32_t milliseconds and compared as (int32_t)(a - b), so the counter may wrap
  * (after 49.7 days) as long as no delay exceeds 2^31 - 1 ms.
@@ -32,7 +32,7 @@ typedef struct timer_entry {
     uint32_t due;          /* tick at which the event fires */
     uint32_t sequence;     /* start order, so equal due ticks fire first-started first */
     const char *sendid;    /* the <send>'s id (for <cancel>), or NULL */
-    sc_id event;
+    sc_event event;
 } timer_entry;
 
 typedef struct timers {
@@ -42,7 +42,7 @@ typedef struct timers {
 } timers;
 
 /* Schedules `event` at now + delay. Returns false, scheduling nothing, when the table is full. */
-bool timers_start(timers *t, uint32_t now, uint32_t delay, const char *sendid, sc_id event);
+bool timers_start(timers *t, uint32_t now, uint32_t delay, const char *sendid, sc_event event);
 
 /* Removes every pending event started with this send id (SCXML <cancel sendid="...">); an
  * unknown or already fired id is not an error. Returns how many were removed. */
@@ -52,6 +52,6 @@ uint32_t timers_cancel(timers *t, const char *sendid);
 bool timers_next_due(const timers *t, uint32_t *due);
 
 /* Removes and returns (in *event) the earliest event due at or before `now`; false if none. */
-bool timers_take_due(timers *t, uint32_t now, sc_id *event);
+bool timers_take_due(timers *t, uint32_t now, sc_event *event);
 
 #endif

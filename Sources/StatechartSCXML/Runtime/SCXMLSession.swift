@@ -164,11 +164,22 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
     var ioProcessors: [String: String] {
         var processors = ["scxml": "#_scxml_\(sessionID)", SCXMLEvent.scxmlProcessorType: "#_scxml_\(sessionID)"]
-        if options.acceptsBasicHTTP, let location = BasicHTTPServer.shared.location(of: sessionID) {
+        if receivesBasicHTTP, let location = BasicHTTPServer.shared.location(of: sessionID) {
             processors["basichttp"] = location
             processors[SCXMLEvent.basicHTTPProcessorType] = location
         }
         return processors
+    }
+
+    /// Whether ``SCXMLMachine/Options/basicHTTPServer`` gives this session a location.
+    private var receivesBasicHTTP: Bool {
+        switch options.basicHTTPServer.kind {
+        case .never: return false
+        case .always: return true
+        case .whenUsed:
+            return document.mentionsBasicHTTP
+                || preloaded.values.contains { $0.range(of: "basichttp", options: .caseInsensitive) != nil }
+        }
     }
 
     func url(of uri: String) throws -> URL {
