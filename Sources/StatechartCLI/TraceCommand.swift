@@ -32,10 +32,13 @@ struct TraceCommand: ParsableCommand {
     @Argument(help: "The SCXML document.")
     var file: String
 
+    @OptionGroup var network: NetworkOptions
+
     func run() throws {
-        var options = Loading.options
-        options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
-        let machine = try Loading.runnableMachine(file, options: options)
+        let machine = try Loading.runnableMachine(file) { options in
+            network.apply(to: &options)
+            options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
+        }
         report(machine, event: nil, error: catching { try machine.machine.startStep() })
         runQueued(machine)
         var number = 0
