@@ -70,11 +70,12 @@ let package = Package(
 
         // MARK: - ECMAScript datamodel
 
+        // Duktape built by scripts/build-duktape.sh (run by scripts/setup.sh) from Debian's source
+        // package with its execution-timeout hook on: Debian's libduktape cannot stop a script.
         .systemLibrary(
             name: "CDuktape",
             path: "Sources/CDuktape",
-            pkgConfig: "duktape",
-            providers: [.apt(["duktape-dev"])]
+            pkgConfig: "statechart-duktape"
         ),
         // Duktape's API is mostly macros Swift cannot import: the shim turns them into functions.
         .target(

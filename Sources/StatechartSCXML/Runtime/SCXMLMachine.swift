@@ -78,6 +78,12 @@ public final class SCXMLMachine: @unchecked Sendable {
         /// ```
         public var httpHosts: HTTPHostAccess = .loopbackOnly
 
+        // MARK: Script engine bounds (the ECMAScript datamodel)
+
+        /// How long one script evaluation may run and how much memory the script heaps of one
+        /// document tree may hold (defaults: 1 s, 256 MiB). See ``SCXMLScriptLimits``.
+        public var scriptLimits = SCXMLScriptLimits()
+
         /// Options accepting documents of the given datamodels; the first one also serves
         /// documents that declare none.
         ///

@@ -15,6 +15,9 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     var name: String? { document.name }
     var hostFunctions: [String: SCXMLHostFunction] { options.functions }
     var hostValues: [String: DataValue] { options.values }
+    var scriptLimits: SCXMLScriptLimits { options.scriptLimits }
+    /// Shared with the invoking session, so script memory is bounded per document tree.
+    let documentTree: SCXMLDocumentTree
     /// The datamodel. Reading it first binds `_event` when an event is waiting to be bound
     /// (see ``prepare(_:)``), so every use sees the event of the microstep being run.
     var datamodel: SCXMLDatamodel! {
@@ -147,6 +150,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         self.sessionID = sessionID
         self.options = options
         self.parent = parent
+        self.documentTree = parent?.session?.documentTree ?? SCXMLDocumentTree()
         self.invokeValues = invokeValues
         self.worker = DispatchQueue(label: "statechart.scxml.session.\(sessionID)")
     }
