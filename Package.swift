@@ -48,7 +48,9 @@ let package = Package(
         .target(
             name: "StatechartExamples",
             dependencies: ["Statechart"],
-            path: "Examples"
+            path: "Examples",
+            // Examples/C is the plain C firmware example, built with make, not SwiftPM.
+            exclude: ["C"]
         ),
 
         // MARK: - SCXML importer
@@ -67,11 +69,12 @@ let package = Package(
 
         // MARK: - ECMAScript datamodel
 
+        // Duktape built by scripts/build-duktape.sh (run by scripts/setup.sh) from Debian's source
+        // package with its execution-timeout hook on: Debian's libduktape cannot stop a script.
         .systemLibrary(
             name: "CDuktape",
             path: "Sources/CDuktape",
-            pkgConfig: "duktape",
-            providers: [.apt(["duktape-dev"])]
+            pkgConfig: "statechart-duktape"
         ),
         // Duktape's API is mostly macros Swift cannot import: the shim turns them into functions.
         .target(

@@ -10,11 +10,13 @@ enum Loading {
     static var options: SCXMLMachine.Options { .withECMAScript }
 
     /// The machine for `path`, or the load errors (`file:line:column: error: message` lines).
-    /// `allowDirectory`: `--allow-dir` (``FileAccessOptions``); `nil`, the document's folder.
-    static func machine(_ path: String, allowDirectory: String? = nil) -> Result<SCXMLMachine, SCXMLLoadError> {
+    /// `adjust` changes the options a command takes from its flags (``NetworkOptions``,
+    /// ``FileAccessOptions``).
+    static func machine(_ path: String, adjust: (inout SCXMLMachine.Options) -> Void = { _ in })
+        -> Result<SCXMLMachine, SCXMLLoadError> {
         let url = URL(fileURLWithPath: path)
-        var options = options
-        if let allowDirectory { options.sourceDirectory = URL(fileURLWithPath: allowDirectory) }
+        var options = self.options
+        adjust(&options)
         do {
             // Read here so diagnostics name the file as the user wrote it. The size is checked
             // before anything is read; directories and FIFOs are refused by type.
@@ -34,8 +36,8 @@ enum Loading {
 
     /// The machine for `path` with its `<log>` output on standard error; for an invalid
     /// document, prints the errors to standard error and exits with status 2.
-    static func runnableMachine(_ path: String, allowDirectory: String? = nil) throws -> SCXMLMachine {
-        switch machine(path, allowDirectory: allowDirectory) {
+    static func runnableMachine(_ path: String, adjust: (inout SCXMLMachine.Options) -> Void = { _ in }) throws -> SCXMLMachine {
+        switch machine(path, adjust: adjust) {
         case .success(let machine):
             machine.onLog { label, message in printError("log: \(label.map { "\($0): " } ?? "")\(message)") }
             return machine
@@ -62,8 +64,8 @@ func emit(_ line: String) {
 
 /// `--allow-dir DIR`: the folder that files named by `<data src>`, `<script src>` and
 /// `<invoke src>` must lie inside (``SCXMLMachine/Options/sourceDirectory``). Without it, the
-/// document's own folder. A command takes it with `@OptionGroup var access: FileAccessOptions`
-/// and passes `access.allowDirectory` to ``Loading/machine(_:allowDirectory:)``.
+/// document's own folder. A command takes it with `@OptionGroup var access: FileAccessOptions`,
+/// calls ``check()`` in its `validate()` and passes ``apply(to:)`` to ``Loading/machine(_:adjust:)``.
 struct FileAccessOptions: ParsableArguments {
     @Option(name: .customLong("allow-dir"),
             help: "The folder that <data src>, <script src> and <invoke src> may read from (default: the document's folder).")
@@ -77,5 +79,9 @@ struct FileAccessOptions: ParsableArguments {
             Loading.printError("Error: --allow-dir '\(allowDirectory)' is not a folder")
             throw ExitCode(2)
         }
+    }
+
+    func apply(to options: inout SCXMLMachine.Options) {
+        if let allowDirectory { options.sourceDirectory = URL(fileURLWithPath: allowDirectory) }
     }
 }

@@ -32,6 +32,8 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds to wait for a top-level final state (0 to 31536000).")
     var timeout: String = "10"
 
+    @OptionGroup var network: NetworkOptions
+
     @OptionGroup var access: FileAccessOptions
 
     func validate() throws {
@@ -50,7 +52,10 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let seconds = Self.seconds(timeout) ?? 0
-        let machine = try Loading.runnableMachine(file, allowDirectory: access.allowDirectory)
+        let machine = try Loading.runnableMachine(file) { options in
+            network.apply(to: &options)
+            access.apply(to: &options)
+        }
         let deadline = DispatchTime.now() + seconds
         // The wall clock stops work the step bound would stop only much later (slow steps):
         // at the deadline the machine is interrupted, from this thread that waits for it.

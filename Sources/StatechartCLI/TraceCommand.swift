@@ -23,8 +23,10 @@ struct TraceCommand: ParsableCommand {
     @Argument(help: "The SCXML document.")
     var file: String
 
+    @OptionGroup var network: NetworkOptions
+
     func run() throws {
-        let machine = try Loading.runnableMachine(file)
+        let machine = try Loading.runnableMachine(file, adjust: network.apply)
         report(machine, event: nil, error: catching { try machine.start() })
         while let line = readLine(strippingNewline: true) {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }

@@ -20,7 +20,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         var valid = true
         for file in files {
-            if case .failure(let error) = Loading.machine(file, allowDirectory: access.allowDirectory) {
+            if case .failure(let error) = Loading.machine(file, adjust: access.apply) {
                 valid = false
                 for diagnostic in error.diagnostics { emit(diagnostic.description) }
             }
