@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Statechart", targets: ["Statechart"]),
         .library(name: "StatechartSCXML", targets: ["StatechartSCXML"]),
         .library(name: "StatechartECMAScript", targets: ["StatechartECMAScript"]),
+        .library(name: "StatechartCodegen", targets: ["StatechartCodegen"]),
         .executable(name: "statechart", targets: ["StatechartCLI"]),
     ],
     dependencies: [
@@ -86,6 +87,15 @@ let package = Package(
             dependencies: ["StatechartSCXML", "CDuktapeShim"]
         ),
 
+        // MARK: - C code generation
+
+        // Charts (SCXML of the null datamodel, or Swift charts without closures) as C source
+        // for CStateCore: `statechart generate c`, and the benchmarks' C tables.
+        .target(
+            name: "StatechartCodegen",
+            dependencies: ["Statechart", "StatechartSCXML"]
+        ),
+
         // MARK: - Command-line tool
 
         .executableTarget(
@@ -93,6 +103,7 @@ let package = Package(
             dependencies: [
                 "StatechartSCXML",
                 "StatechartECMAScript",
+                "StatechartCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,6 +114,7 @@ let package = Package(
         .testTarget(name: "StatechartExamplesTests", dependencies: ["StatechartExamples"]),
         .testTarget(name: "StatechartSCXMLTests", dependencies: ["StatechartSCXML"]),
         .testTarget(name: "StatechartECMAScriptTests", dependencies: ["StatechartECMAScript"]),
+        .testTarget(name: "StatechartCodegenTests", dependencies: ["StatechartCodegen"]),
         .testTarget(name: "StatechartCLITests", dependencies: ["StatechartCLI"]),
     ],
     swiftLanguageModes: [.v6]

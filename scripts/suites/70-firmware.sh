@@ -94,5 +94,21 @@ for script in "$events" "$edge" "$timed"; do
     || { fail "QEMU run of $script wrote to stderr"; cat "$work/qemu-$name-err.txt" >&2; }
 done
 
+# A failing firmware must fail the run: main's status reaches QEMU's exit status through
+# semihosting, and the diagnostic reaches standard error.
+printf 'door.close\n+5x\n' >"$work/malformed.events"
+if make -s -C $example/cortex-m EVENTS="$work/malformed.events" >"$work/fw-make.txt" 2>&1; then
+  make -s -C $example/cortex-m run EVENTS="$work/malformed.events" >"$work/qemu-bad.txt" 2>"$work/qemu-bad-err.txt" </dev/null
+  status=$?
+  if [ $status -ne 0 ] && grep -q "'+' must be followed by milliseconds" "$work/qemu-bad-err.txt"; then
+    pass "a firmware whose main fails makes QEMU exit non-zero, with its message on stderr"
+  else
+    fail "malformed script under QEMU: status $status, stderr: $(cat "$work/qemu-bad-err.txt")"
+  fi
+else
+  fail "firmware build for a malformed script"; cat "$work/fw-make.txt" >&2
+fi
+rm -rf $example/cortex-m/build/malformed
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

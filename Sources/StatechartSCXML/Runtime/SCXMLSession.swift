@@ -320,7 +320,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
 extension DataValue {
     /// How SCXML renders a value where a string is needed (event names, targets, logs).
-    var scxmlString: String {
+    package var scxmlString: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
