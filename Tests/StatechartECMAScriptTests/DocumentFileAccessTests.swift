@@ -138,4 +138,30 @@ final class DocumentFileAccessTests: XCTestCase {
         ])
         XCTAssertEqual(try receiver.run(), ["got 1", "got 2"])
     }
+
+    func testAFullMailboxAnswersBasicHTTPWith503() throws {
+        // The receiver is not started, so one event fills its mailbox; the BasicHTTP server
+        // refuses the second with 503 and the sender hears it as error.communication.
+        var receiverOptions = SCXMLMachine.Options.withECMAScript
+        receiverOptions.maximumMailboxEvents = 1
+        receiverOptions.basicHTTPServer = .always
+        let receiver = try TestSession(#"<state id="r"><transition event="e" target="done"/></state><final id="done"/>"#,
+                                       options: receiverOptions)
+        let location = try XCTUnwrap(receiver.machine.basicHTTPLocation)
+        var options = SCXMLMachine.Options.withECMAScript
+        options.values["target"] = .string(location)
+        let sender = try TestSession("""
+            <state id="s">
+              <onentry>
+                <send event="e" type="basichttp" targetexpr="target"/>
+                <send event="e" type="basichttp" targetexpr="target"/>
+              </onentry>
+              <transition event="error.communication" target="done"><log expr="_event.data"/></transition>
+            </state>
+            <final id="done"/>
+            """, options: options)
+        XCTAssertEqual(try sender.run(), ["<send> to \(location): the server answered HTTP/1.1 503 Service Unavailable"])
+        try receiver.run()
+        XCTAssertEqual(receiver.machine.configuration, ["done"])
+    }
 }
