@@ -156,11 +156,13 @@ extension SCXMLSession {
             return
         }
         let sendID = event.sendID
-        Thread.detachNewThread { [weak self] in
-            do { try BasicHTTPClient.post(request) } catch {
+        do {
+            try BasicHTTPClient.postInBackground(request) { [weak self] error in
                 self?.deliver(SCXMLEvent(name: "error.communication", type: .platform, sendID: sendID,
                                          data: .string("<send> to \(url): \(error)")))
             }
+        } catch {
+            throw SendFailure.communication("<send> to \(url): \(error)", sendID: sendID)
         }
     }
 }
