@@ -10,8 +10,12 @@ enum Loading {
     static var options: SCXMLMachine.Options { .withECMAScript }
 
     /// The machine for `path`, or the load errors (`file:line:column: error: message` lines).
-    static func machine(_ path: String) -> Result<SCXMLMachine, SCXMLLoadError> {
+    /// `adjust` changes the options a command takes from its flags (e.g. ``NetworkOptions``).
+    static func machine(_ path: String, adjust: (inout SCXMLMachine.Options) -> Void = { _ in })
+        -> Result<SCXMLMachine, SCXMLLoadError> {
         let url = URL(fileURLWithPath: path)
+        var options = self.options
+        adjust(&options)
         do {
             // Read here so diagnostics name the file as the user wrote it.
             let data = try Data(contentsOf: url)
@@ -28,8 +32,8 @@ enum Loading {
 
     /// The machine for `path` with its `<log>` output on standard error; for an invalid
     /// document, prints the errors to standard error and exits with status 2.
-    static func runnableMachine(_ path: String) throws -> SCXMLMachine {
-        switch machine(path) {
+    static func runnableMachine(_ path: String, adjust: (inout SCXMLMachine.Options) -> Void = { _ in }) throws -> SCXMLMachine {
+        switch machine(path, adjust: adjust) {
         case .success(let machine):
             machine.onLog { label, message in printError("log: \(label.map { "\($0): " } ?? "")\(message)") }
             return machine

@@ -18,11 +18,13 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The SCXML document.")
     var file: String
 
+    @OptionGroup var network: NetworkOptions
+
     @Option(help: "Seconds to wait for a top-level final state.")
     var timeout: Double = 10
 
     func run() throws {
-        let machine = try Loading.runnableMachine(file)
+        let machine = try Loading.runnableMachine(file, adjust: network.apply)
         do {
             try machine.start()
         } catch {

@@ -31,7 +31,7 @@ public struct SCXMLLoadError: Error, Sendable, CustomStringConvertible, Localize
 /// (``sessionID``), and the sessions it starts with `<invoke>` run on their own queues. Events
 /// between sessions are never delivered synchronously: they wait in the receiving session's
 /// mailbox until its machine is free, so sessions messaging each other cannot deadlock. With
-/// ``Options/acceptsBasicHTTP`` the session also receives events over HTTP on 127.0.0.1.
+/// ``Options/basicHTTPServer`` the session also receives events over HTTP on 127.0.0.1.
 public final class SCXMLMachine: @unchecked Sendable {
     // @unchecked: `session` is only used with `machine` held (see SCXMLSession).
 
@@ -50,11 +50,39 @@ public final class SCXMLMachine: @unchecked Sendable {
         /// Host values the document's expressions may read, by variable name (read-only in
         /// datamodels with variables, such as ECMAScript; the null datamodel has none).
         public var values: [String: DataValue] = [:]
-        /// Whether sessions can receive events over HTTP: the BasicHTTP Event I/O Processor
-        /// (SCXML C.2). Its server starts with the first such session, listens on 127.0.0.1
-        /// only, on a port the system picks, and is listed in `_ioprocessors` as `basichttp`.
-        /// Sending with `type="...#BasicHTTPEventProcessor"` works either way.
-        public var acceptsBasicHTTP = false
+
+        // MARK: Network access (the BasicHTTP Event I/O Processor; docs/SECURITY.md)
+
+        /// When sessions receive events over HTTP: the BasicHTTP Event I/O Processor (SCXML
+        /// C.2). Its server starts with the first such session, listens on 127.0.0.1 only, on a
+        /// port the system picks; each session gets an unguessable path, listed in
+        /// `_ioprocessors` as `basichttp` (and ``SCXMLMachine/basicHTTPLocation``). Sending with
+        /// `type="...#BasicHTTPEventProcessor"` works either way, to the hosts ``httpHosts`` allows.
+        ///
+        /// ```swift
+        /// var options = SCXMLMachine.Options()
+        /// options.basicHTTPServer = .whenDocumentUsesIt
+        /// ```
+        public var basicHTTPServer: BasicHTTPServerUse = .never
+        /// `basicHTTPServer == .always`; setting it to `false` means `.never`.
+        public var acceptsBasicHTTP: Bool {
+            get { basicHTTPServer == .always }
+            set { basicHTTPServer = newValue ? .always : .never }
+        }
+        /// Which hosts a BasicHTTP `<send>` may reach: loopback only by default. A refused
+        /// target raises `error.communication` before any name lookup or connection.
+        ///
+        /// ```swift
+        /// var options = SCXMLMachine.Options()
+        /// options.httpHosts.hosts.insert("orders.example.com")
+        /// ```
+        public var httpHosts: HTTPHostAccess = .loopbackOnly
+
+        // MARK: Script engine bounds (the ECMAScript datamodel)
+
+        /// How long one script evaluation may run and how much memory the script heaps of one
+        /// document tree may hold (defaults: 1 s, 256 MiB). See ``SCXMLScriptLimits``.
+        public var scriptLimits = SCXMLScriptLimits()
 
         /// Options accepting documents of the given datamodels; the first one also serves
         /// documents that declare none.
@@ -75,6 +103,13 @@ public final class SCXMLMachine: @unchecked Sendable {
     public let machine: Machine
     /// This session's id (`_sessionid`).
     public var sessionID: String { session.sessionID }
+    /// Where this session receives events over HTTP (`_ioprocessors['basichttp'].location`),
+    /// or `nil` when ``Options/basicHTTPServer`` gives it none.
+    ///
+    /// ```swift
+    /// if let url = machine.basicHTTPLocation { print("POST events to", url) }
+    /// ```
+    public var basicHTTPLocation: String? { session.ioProcessors["basichttp"] }
 
     let session: SCXMLSession
     private let finished = DispatchSemaphore(value: 0)

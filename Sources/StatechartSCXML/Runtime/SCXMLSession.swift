@@ -15,6 +15,9 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     var name: String? { document.name }
     var hostFunctions: [String: SCXMLHostFunction] { options.functions }
     var hostValues: [String: DataValue] { options.values }
+    var scriptLimits: SCXMLScriptLimits { options.scriptLimits }
+    /// Shared with the invoking session, so script memory is bounded per document tree.
+    let documentTree: SCXMLDocumentTree
     /// The datamodel. Reading it first binds `_event` when an event is waiting to be bound
     /// (see ``prepare(_:)``), so every use sees the event of the microstep being run.
     var datamodel: SCXMLDatamodel! {
@@ -147,6 +150,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         self.sessionID = sessionID
         self.options = options
         self.parent = parent
+        self.documentTree = parent?.session?.documentTree ?? SCXMLDocumentTree()
         self.invokeValues = invokeValues
         self.worker = DispatchQueue(label: "statechart.scxml.session.\(sessionID)")
     }
@@ -164,11 +168,22 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
     var ioProcessors: [String: String] {
         var processors = ["scxml": "#_scxml_\(sessionID)", SCXMLEvent.scxmlProcessorType: "#_scxml_\(sessionID)"]
-        if options.acceptsBasicHTTP, let location = BasicHTTPServer.shared.location(of: sessionID) {
+        if receivesBasicHTTP, let location = BasicHTTPServer.shared.location(of: sessionID) {
             processors["basichttp"] = location
             processors[SCXMLEvent.basicHTTPProcessorType] = location
         }
         return processors
+    }
+
+    /// Whether ``SCXMLMachine/Options/basicHTTPServer`` gives this session a location.
+    private var receivesBasicHTTP: Bool {
+        switch options.basicHTTPServer.kind {
+        case .never: return false
+        case .always: return true
+        case .whenUsed:
+            return document.mentionsBasicHTTP
+                || preloaded.values.contains { $0.range(of: "basichttp", options: .caseInsensitive) != nil }
+        }
     }
 
     func url(of uri: String) throws -> URL {
@@ -299,7 +314,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
 extension DataValue {
     /// How SCXML renders a value where a string is needed (event names, targets, logs).
-    var scxmlString: String {
+    package var scxmlString: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
