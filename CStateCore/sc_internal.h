@@ -11,6 +11,19 @@
 #include <assert.h>
 #include <string.h>
 
+/* The interrupt request is the one field another thread may write while a macrostep runs, so it
+ * is atomic where C11 atomics exist; relaxed order suffices (it only asks the loop to stop). */
+#ifndef __STDC_NO_ATOMICS__
+#include <stdatomic.h>
+typedef atomic_bool sc_interrupt_flag;
+#define SC_INTERRUPT_LOAD(flag) atomic_load_explicit(&(flag), memory_order_relaxed)
+#define SC_INTERRUPT_STORE(flag, value) atomic_store_explicit(&(flag), (value), memory_order_relaxed)
+#else
+typedef volatile bool sc_interrupt_flag;
+#define SC_INTERRUPT_LOAD(flag) (flag)
+#define SC_INTERRUPT_STORE(flag, value) ((flag) = (value))
+#endif
+
 /*
  * A machine is one block:
  *
@@ -69,6 +82,7 @@ struct sc_machine {
     uint32_t enabled_count;
     uint32_t max_steps;
     sc_status failure;          /* an error met inside a microstep, reported once it completes */
+    sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
     bool started;
     bool halted;
     bool busy;                  /* inside start/dispatch/run/stop: callbacks are running */

@@ -212,6 +212,10 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
 #endif
 }
 
+void sc_machine_interrupt(sc_machine *m, bool interrupt) {
+    if (m) SC_INTERRUPT_STORE(m->interrupt, interrupt);
+}
+
 sc_status sc_machine_raise(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
     return sc_queue_raise(m, event) ? SC_OK : SC_ERR_QUEUE_FULL;

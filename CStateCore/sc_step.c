@@ -553,6 +553,7 @@ static sc_status complete_macrostep(sc_machine *m) {
             /* Counted only when there is work, so a macrostep of exactly max_steps steps
              * completes; the next one is refused before it starts (between two microsteps). */
             if (steps++ >= m->max_steps) return SC_ERR_RUNAWAY;
+            if (SC_INTERRUPT_LOAD(m->interrupt)) return SC_ERR_INTERRUPTED;
             if (m->enabled_count) {
                 microstep(m, NULL);
             } else {

@@ -83,7 +83,8 @@ typedef enum sc_status {
     SC_ERR_BAD_ARGUMENT = -5,/**< an id out of range, a NULL pointer */
     SC_ERR_NOT_STARTED = -6, /**< sc_machine_start() has not run yet */
     SC_ERR_BUSY = -7,        /**< the call is not allowed from inside a callback */
-    SC_ERR_BAD_TARGETS = -8  /**< a transition's targets, history resolved, cannot be active together:
+    SC_ERR_INTERRUPTED = -8, /**< sc_machine_interrupt() stopped the macrostep between two microsteps */
+    SC_ERR_BAD_TARGETS = -9  /**< a transition's targets, history resolved, cannot be active together:
                                   it was not taken (reported through sc_host.error) */
 } sc_status;
 
@@ -329,6 +330,16 @@ sc_status sc_machine_start(sc_machine *machine);
  * Returns SC_OK, SC_UNHANDLED, SC_QUEUED, SC_HALTED or an error.
  */
 sc_status sc_machine_dispatch(sc_machine *machine, sc_event event);
+
+/**
+ * Sets (`interrupt` true) or clears the machine's interrupt request; callable from any thread,
+ * also while another thread runs a macrostep (the request is an atomic flag, the only field of
+ * a machine another thread may touch). While it is set, a macrostep stops before its next
+ * eventless microstep or internal event with SC_ERR_INTERRUPTED, in a legal configuration, as
+ * a runaway one does at max_steps. It stays set until cleared, so the host clears it before
+ * it next wants work done. Hosts use it for a wall-clock timeout: the core has no clock.
+ */
+void sc_machine_interrupt(sc_machine *machine, bool interrupt);
 
 /**
  * Appends `event` to the internal queue (SCXML <raise>). When the queue is full, the host's

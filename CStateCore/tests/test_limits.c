@@ -93,6 +93,45 @@ static harness *chain_machine(uint32_t max_steps, bool start_in_chain) {
 
 /* max_steps bounds the microsteps (and internal events) of a macrostep: a macrostep of exactly
  * max_steps eventless microsteps completes; one more is a runaway. */
+/* sc_machine_interrupt: the host's wall-clock bound. Set from an action (here after the third
+ * transition, "tba"), it stops the loop before the next microstep, far below max_steps, in a
+ * legal configuration; cleared, the machine works again. */
+static void interrupt_after_tba(harness *h, const char *token, const sc_event *event) {
+    (void)event;
+    if (strcmp(token, "take:tba") == 0) sc_machine_interrupt(h->m, true);
+}
+
+static void test_interrupt_stops_macrostep_between_microsteps(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "idle");
+    cb_state(b, NULL, SC_ATOMIC, "a");
+    cb_state(b, NULL, SC_ATOMIC, "b");
+    cb_trans(b, "idle", "go", "a", 0, NULL, "tgo");
+    cb_trans(b, "a", NULL, "b", 0, NULL, "tab");
+    cb_trans(b, "b", NULL, "a", 0, NULL, "tba");
+    cb_trans(b, "a", "stop", "idle", 0, NULL, "tsa");
+    sc_options o = { 0, 0, 50 };
+    MACHINE(h, b, &o);
+    START(h, SC_OK, "enter:idle", "idle");
+    h->hook = interrupt_after_tba;
+    EXPECT_STATUS(send_event(h, "go"), SC_ERR_INTERRUPTED);
+    REQUIRE(strcmp(h->trace, "exit:idle take:tgo enter:a exit:a take:tab enter:b exit:b take:tba enter:a") == 0,
+            "trace: %s", h->trace);
+    REQUIRE(legal_single(h, "a", "a"), "configuration is not legal");
+    REQUIRE(!sc_machine_is_busy(h->m), "busy after an interrupt");
+    /* A macrostep with no eventless work completes; the request stays set, so the next loop
+     * stops before its first eventless microstep. */
+    h->hook = NULL;
+    h->trace[0] = '\0';
+    EXPECT_STATUS(send_event(h, "stop"), SC_OK);
+    EXPECT_STATUS(send_event(h, "go"), SC_ERR_INTERRUPTED);
+    REQUIRE(strcmp(h->trace, "exit:a take:tsa enter:idle exit:idle take:tgo enter:a") == 0, "trace: %s", h->trace);
+    /* Cleared: only max_steps stops the loop again. */
+    sc_machine_interrupt(h->m, false);
+    EXPECT_STATUS(send_event(h, "stop"), SC_OK);
+    EXPECT_STATUS(send_event(h, "go"), SC_ERR_RUNAWAY);
+}
+
 static void test_runaway_bound_is_exact(void) {
     harness *h = chain_machine(3, true);
     REQUIRE(h, "machine");
@@ -542,6 +581,7 @@ const test_case limits_tests[] = {
     TEST(test_runaway_on_dispatch_machine_stays_usable),
     TEST(test_runaway_internal_event_loop),
     TEST(test_runaway_bound_is_exact),
+    TEST(test_interrupt_stops_macrostep_between_microsteps),
     TEST(test_queue_raise_fifo_after_microstep),
     TEST(test_queue_dispatch_inside_action_is_queued),
     TEST(test_queue_post_outside_and_run_fifo),

@@ -208,9 +208,6 @@ struct CContentWriter {
                 fail(location, "send", "delay=\"\(delayText)\" is not a CSS2 time such as '1s' or '500ms'")
             }
         }
-        if target == "#_internal" && milliseconds > 0 {
-            fail(location, "send", "a delayed <send target=\"#_internal\"> has no C form; raise the event when the timer fires instead")
-        }
         guard errors.count == before else { return [] }
         let event = "(sc_event){ .id = \(names.eventExpression(name, in: compiled)) }"
         if target == "#_internal" { return ["(void)sc_machine_raise(machine, \(event));"] }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Suite: `statechart generate c --trace-main` against `statechart trace`. For every chart in
-# scxml/examples, scxml/bench and the W3C null-datamodel tests that the generator accepts:
+# scxml/examples, scxml/bench, scxml/fixtures and the W3C null-datamodel tests that the
+# generator accepts:
 # build the generated C with gcc and clang (-std=c11 -Wall -Wextra -Wpedantic -Werror), compile
 # it for a Cortex-M3 with arm-none-eabi-gcc (-Os -c), run it on the chart's .events file (the
 # W3C tests get no input besides start-up), and compare its standard output with
@@ -9,8 +10,9 @@
 #   scxml/bench/large.scxml is included (its C build takes a few seconds).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-swift build --product statechart 2>&1 | grep -E "error|warning: " && exit 1
+build_log=$(swift build --product statechart 2>&1) || { echo "$build_log" | tail -20; echo "generated-c: 0 passed, 1 failed"; exit 1; }
 tool="$(swift build --show-bin-path)/statechart"
+[ -x "$tool" ] || { echo "no $tool after the build"; echo "generated-c: 0 passed, 1 failed"; exit 1; }
 clang=/opt/swift/usr/bin/clang
 [ -x "$clang" ] || clang=clang
 work="$(mktemp -d)"
@@ -19,7 +21,7 @@ flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -I CStateCore/include)
 passed=0 failed=0 refused=()
 
 # Documents the generator must refuse (content with no C form), with a word of the reason.
-declare -A expected_refusals=()
+declare -A expected_refusals=([invalid]="an invalid document")
 
 # The core, compiled once per compiler.
 for cc in gcc "$clang"; do
@@ -65,7 +67,7 @@ check() {   # check FILE EVENTS-FILE-or-empty
   if ((ok)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 }
 
-for file in scxml/examples/*.scxml scxml/bench/*.scxml; do
+for file in scxml/examples/*.scxml scxml/bench/*.scxml scxml/fixtures/*.scxml; do
   events="${file%.scxml}.events"
   [ -f "$events" ] || events=""
   check "$file" "$events"

@@ -218,7 +218,9 @@ final class BasicHTTPServer: Sendable {
             return Self.response(404, "Not Found")
         }
         guard let event = Self.event(from: request) else { return Self.response(400, "Bad Request") }
-        session.deliver(event)
+        // A full mailbox (SCXMLMachine.Options.maximumMailboxEvents) refuses the event: the
+        // client hears it, and a BasicHTTP <send> raises error.communication; nothing is lost silently.
+        guard session.deliver(event) else { return Self.response(503, "Service Unavailable") }
         return Self.response(200, "OK")
     }
 

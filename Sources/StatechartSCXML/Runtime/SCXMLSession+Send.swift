@@ -131,9 +131,13 @@ extension SCXMLSession {
             outgoing.invocation = InvocationTag(parentSessionID: parent.sessionID, childSessionID: sessionID)
             sendToParent(outgoing)
         case .invoked(let invocation):
-            invocation.child.session.deliver(event)
+            guard invocation.child.session.deliver(event) else {
+                throw SendFailure.communication("<send> to '\(target ?? "")': \(invocation.child.session.mailboxFullMessage)", sendID: sendID)
+            }
         case .session(let session):
-            session.deliver(event)
+            guard session.deliver(event) else {
+                throw SendFailure.communication("<send> to '\(target ?? "")': \(session.mailboxFullMessage)", sendID: sendID)
+            }
         case .http(let target):
             try sendHTTP(event, to: target, ctx: ctx)
         case .host(let target):
