@@ -283,3 +283,7 @@ static sc_status check_tables(const sc_chart *c, sc_chart_error *error, bool com
 sc_status sc_chart_check(const sc_chart *c, sc_chart_error *error) {
     return check_tables(c, error, true);
 }
+
+bool sc_chart_can_be_active_together(const sc_chart *c, sc_id a, sc_id b) {
+    return c && a < c->state_count && b < c->state_count && sc_can_be_active_together(c, a, b);
+}

@@ -209,6 +209,13 @@ typedef struct sc_chart_error {
 sc_status sc_chart_check(const sc_chart *chart, sc_chart_error *error);
 
 /**
+ * Whether states `a` and `b` of a chart that passed sc_chart_check can be active at once: one
+ * contains the other, or their lowest common ancestor is a parallel state. (False: they lie in
+ * two children of one compound state.) False for ids out of range.
+ */
+bool sc_chart_can_be_active_together(const sc_chart *chart, sc_id a, sc_id b);
+
+/**
  * Computes the filter masks of mutable tables being built by hand: events[e].mask from the
  * prefix chains, and states[s].own_mask/path_mask from the transitions' descriptors.
  * `states` and `events` alias chart->states and chart->events (either may be NULL to skip).

@@ -292,6 +292,23 @@ static void test_fill_masks_checks_the_tables_first(void) {
     EXPECT_STATUS(sc_chart_check(&chart, NULL), SC_OK);
 }
 
+/* sc_chart_can_be_active_together, on chart_parallel: p (r1: x1 x2, r2: y1 y2), out. */
+static void test_chart_can_be_active_together(void) {
+    cb_builder *b = chart_parallel();
+    REQUIRE(cb_finish(b), "builder: %s", b->error);
+    const sc_chart *c = &b->chart;
+    sc_id x1 = cb_find_state(b, "x1"), x2 = cb_find_state(b, "x2"), y2 = cb_find_state(b, "y2");
+    sc_id r1 = cb_find_state(b, "r1"), p = cb_find_state(b, "p"), out = cb_find_state(b, "out");
+    EXPECT_EQ_U(sc_chart_can_be_active_together(c, x1, y2), true);     /* regions of p */
+    EXPECT_EQ_U(sc_chart_can_be_active_together(c, r1, x1), true);     /* ancestor */
+    EXPECT_EQ_U(sc_chart_can_be_active_together(c, x2, x2), true);
+    EXPECT_EQ_U(sc_chart_can_be_active_together(c, x1, x2), false);    /* children of r1 */
+    EXPECT_EQ_U(sc_chart_can_be_active_together(c, y2, out), false);   /* under the root */
+    EXPECT_EQ_U(sc_chart_can_be_active_together(c, p, out), false);
+    EXPECT_EQ_U(sc_chart_can_be_active_together(c, x1, c->state_count), false);
+    EXPECT_EQ_U(sc_chart_can_be_active_together(NULL, x1, x2), false);
+}
+
 const test_case chart_check_tests[] = {
     TEST(test_chart_check_accepts_built_charts),
     TEST(test_chart_check_rejects_parent_after_child),
@@ -307,5 +324,6 @@ const test_case chart_check_tests[] = {
     TEST(test_chart_check_rejects_initial_history_with_other_targets),
     TEST(test_chart_check_terminates_on_a_backward_last_descendant),
     TEST(test_fill_masks_checks_the_tables_first),
+    TEST(test_chart_can_be_active_together),
 };
 const size_t chart_check_test_count = sizeof chart_check_tests / sizeof chart_check_tests[0];
