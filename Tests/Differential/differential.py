@@ -195,6 +195,8 @@ def main():
     clang = '/opt/swift/usr/bin/clang'
     parser.add_argument('--cc', default='gcc,' + (clang if os.path.exists(clang) else 'clang'),
                         help='C compilers, comma-separated, taken in turn by the batches')
+    parser.add_argument('--shrink', type=int, default=0, metavar='N',
+                        help='shrink the first N mismatches (minutes each) into min.scxml/min.events')
     parser.add_argument('--keep', action='store_true', help='keep the work folder and print its path')
     args = parser.parse_args()
     exclude = frozenset(f for f in args.exclude.split(',') if f)
@@ -231,6 +233,7 @@ def main():
                     list(pool.map(lambda c: check_case(c, program), batch))
 
         failed = [c for c in cases if c.problem is not None]
+        shrinks_left = args.shrink
         if failed:
             os.makedirs(args.findings, exist_ok=True)
         for c in failed:
@@ -243,6 +246,15 @@ def main():
                 print(show_diff(c, logs=c.problem == 'log lines differ'))
                 if note:
                     print(f'  {note}')
+                chart = os.path.join(where, os.path.basename(c.chart))
+                events = os.path.join(where, os.path.basename(c.events))
+                if shrinks_left > 0:
+                    shrinks_left -= 1
+                    done = subprocess.run([sys.executable, os.path.join(HERE, 'shrink.py'), chart, events,
+                                           '--tool', tool, '--cc', compilers[0]], capture_output=True, text=True)
+                    print(f'  shrunk: {(done.stdout + done.stderr).strip()}')
+                else:
+                    print(f'  shrink it: Tests/Differential/shrink.py {chart} {events}')
             else:
                 for line in c.problem.splitlines()[1:6]:
                     print(f'  {line}')
@@ -254,7 +266,7 @@ def main():
         print(f'coverage: {moving} of {len(cases)} charts changed configuration; {lines} trace lines, '
               f'{logs} <log> lines compared')
         if exclude:
-            print(f'known failure: charts generated without {", ".join(sorted(exclude))}')
+            print(f'excluded features: {", ".join(sorted(exclude))} (these charts are generated without them)')
         if args.keep:
             print(f'work folder: {work}')
         print(f'differential: {len(cases) - len(failed)} passed, {len(failed)} failed '
