@@ -42,9 +42,11 @@ void app_event(const char *name);
  * due tick, in due order, and prints its line like an input event. */
 void app_advance(uint32_t ms);
 
-/* Runs one line of the input format: an event name (optionally followed by a space and data,
- * which the null datamodel cannot read and is ignored), `+MS` to let MS milliseconds pass, or a
- * blank line (skipped). Returns false for a malformed `+MS` (logged). */
+/* Runs one line of input, read as `statechart trace` reads it (spaces, tabs and carriage returns
+ * around it ignored, blank lines skipped): an event name, which ends at the first space or tab
+ * (data after it, which the null datamodel cannot read, is ignored), or `+MS` to let MS
+ * milliseconds pass. Returns false (after logging why) for a malformed `+MS` or a line that is
+ * not valid UTF-8, which is skipped. */
 bool app_input_line(const char *line);
 
 /* Whether the machine has reached a top-level final state. */
