@@ -207,6 +207,20 @@ public enum CCodeGenerator {
         try generate(try CompiledChart(definition), name: name, traceMain: traceMain)
     }
 
+    /// Generates C for a typed chart (see ``generate(_:name:traceMain:)``): its state ids and
+    /// event names become the C names.
+    ///
+    /// ```swift
+    /// let files = try CCodeGenerator.generate(try TypedChart<Gate, Input>(name: "gate") {
+    ///     StateNode(.locked) { On(.coin, to: .unlocked) }
+    ///     StateNode(.unlocked) { On(.push, to: .locked) }
+    /// }, name: "gate")
+    /// ```
+    public static func generate<State, Event>(_ chart: TypedChart<State, Event>, name: String,
+                                              traceMain: Bool = false) throws(CCodegenError) -> CGeneratedFiles {
+        try generate(chart.compiled, name: name, traceMain: traceMain)
+    }
+
     private static func chartName(_ name: String?, fileName: String?) throws(CCodegenError) -> String {
         if let name {
             if let problem = CNameTable.problem(withChartName: name) {

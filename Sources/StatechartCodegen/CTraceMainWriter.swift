@@ -102,7 +102,7 @@ enum CTraceMainWriter {
         }
 
         static void report(const sc_machine *machine, const char *name, size_t length) {
-            sc_id active[\(n)_STATE_COUNT];
+            static sc_id active[\(n)_STATE_COUNT];   /* static: charts may have many states */
             uint32_t count = sc_machine_active_states(machine, true, active, \(n)_STATE_COUNT);
             fputs("{\\"event\\": ", stdout);
             if (name) put_json_string(name, length);

@@ -187,6 +187,25 @@ final class CCodeGeneratorTests: XCTestCase {
         XCTAssertNil(files.traceMain)
     }
 
+    enum Gate: Hashable, Sendable { case locked, unlocked }
+    enum Input: ChartEvent { case coin, push }
+
+    func testTypedChartWithoutClosures() throws {
+        let chart = try TypedChart<Gate, Input>(name: "gate") {
+            StateNode(.locked) { On(.coin, to: .unlocked) }
+            StateNode(.unlocked) { On(.push, to: .locked) }
+        }
+        let files = try CCodeGenerator.generate(chart, name: "gate", traceMain: true)
+        XCTAssertTrue(files.header.contains("""
+            gate_STATE_locked = 1,
+            gate_STATE_unlocked = 2,
+            gate_STATE_COUNT = 3
+        """), files.header)
+        XCTAssertTrue(files.header.contains("    gate_EVENT_coin = 0, /* coin */\n    gate_EVENT_push = 1, /* push */\n"),
+                      files.header)
+        XCTAssertNotNil(files.traceMain)
+    }
+
     func testSwiftChartClosuresAreNamed() throws {
         let chart = ChartDefinition(name: "door", states: [
             StateDefinition("shut", transitions: [TransitionDefinition(on: "open", guard: { _ in true }, to: "open")],
