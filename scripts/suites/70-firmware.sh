@@ -8,7 +8,8 @@
 #     timed.expected, worked out by hand;
 #   - the firmware builds with arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os, runs under
 #     qemu-system-arm (mps2-an385) within a timeout, exits 0 and prints what the host build prints,
-#     for both event scripts.
+#     for every event script; a failing firmware makes QEMU exit non-zero;
+#   - scripts/footprint.sh runs.
 # A missing toolchain or QEMU fails the suite (scripts/setup.sh installs them).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -132,6 +133,15 @@ else
   fail "firmware build for a malformed script"; cat "$work/fw-make.txt" >&2
 fi
 rm -rf $example/cortex-m/build/malformed
+
+# The footprint script keeps working (it also checks that every chart's NAME_MACHINE_SIZE covers
+# sc_machine_size() on the 32-bit target); its figures are CStateCore/README.md's table.
+if scripts/footprint.sh >"$work/footprint.md" 2>"$work/footprint-err.txt" &&
+   [ "$(grep -c '^| [a-z-]* | [0-9]*, [0-9]* | with' "$work/footprint.md")" -eq 8 ]; then
+  pass "scripts/footprint.sh measures 4 charts with and without the plan cache"
+else
+  fail "scripts/footprint.sh"; tail -5 "$work/footprint-err.txt" >&2
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
