@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Statechart", targets: ["Statechart"]),
         .library(name: "StatechartSCXML", targets: ["StatechartSCXML"]),
         .library(name: "StatechartECMAScript", targets: ["StatechartECMAScript"]),
+        .library(name: "StatechartCodegen", targets: ["StatechartCodegen"]),
         .executable(name: "statechart", targets: ["StatechartCLI"]),
     ],
     dependencies: [
@@ -48,7 +49,9 @@ let package = Package(
         .target(
             name: "StatechartExamples",
             dependencies: ["Statechart"],
-            path: "Examples"
+            path: "Examples",
+            // Examples/C is the plain C firmware example, built with make, not SwiftPM.
+            exclude: ["C"]
         ),
 
         // MARK: - SCXML importer
@@ -67,11 +70,12 @@ let package = Package(
 
         // MARK: - ECMAScript datamodel
 
+        // Duktape built by scripts/build-duktape.sh (run by scripts/setup.sh) from Debian's source
+        // package with its execution-timeout hook on: Debian's libduktape cannot stop a script.
         .systemLibrary(
             name: "CDuktape",
             path: "Sources/CDuktape",
-            pkgConfig: "duktape",
-            providers: [.apt(["duktape-dev"])]
+            pkgConfig: "statechart-duktape"
         ),
         // Duktape's API is mostly macros Swift cannot import: the shim turns them into functions.
         .target(
@@ -83,6 +87,15 @@ let package = Package(
             dependencies: ["StatechartSCXML", "CDuktapeShim"]
         ),
 
+        // MARK: - C code generation
+
+        // Charts (SCXML of the null datamodel, or Swift charts without closures) as C source
+        // for CStateCore: `statechart generate c`, and the benchmarks' C tables.
+        .target(
+            name: "StatechartCodegen",
+            dependencies: ["Statechart", "StatechartSCXML"]
+        ),
+
         // MARK: - Command-line tool
 
         .executableTarget(
@@ -90,6 +103,7 @@ let package = Package(
             dependencies: [
                 "StatechartSCXML",
                 "StatechartECMAScript",
+                "StatechartCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -111,6 +125,7 @@ let package = Package(
         .testTarget(name: "StatechartExamplesTests", dependencies: ["StatechartExamples"]),
         .testTarget(name: "StatechartSCXMLTests", dependencies: ["StatechartSCXML"]),
         .testTarget(name: "StatechartECMAScriptTests", dependencies: ["StatechartECMAScript"]),
+        .testTarget(name: "StatechartCodegenTests", dependencies: ["StatechartCodegen"]),
         .testTarget(name: "StatechartCLITests", dependencies: ["StatechartCLI"]),
     ],
     swiftLanguageModes: [.v6]

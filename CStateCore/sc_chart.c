@@ -21,6 +21,7 @@ const char *sc_status_text(sc_status status) {
     case SC_ERR_BAD_ARGUMENT: return "invalid argument";
     case SC_ERR_NOT_STARTED: return "machine has not been started";
     case SC_ERR_BUSY: return "not allowed from inside a machine callback";
+    case SC_ERR_INTERRUPTED: return "macrostep interrupted by the host (sc_machine_interrupt)";
     }
     return "unknown status";
 }

@@ -30,6 +30,22 @@
 #ifndef SC_CORE_H
 #define SC_CORE_H
 
+/*
+ * Build configuration (define on the compiler's command line, the same for every file of the
+ * core):
+ *
+ *   SC_CONFIG_NO_PLAN_CACHE=1   leave the microstep plan cache out (sc_plan.c): each machine is
+ *                               784 bytes smaller and the code about 2.4 KB smaller (Cortex-M3,
+ *                               -Os); every external event then runs the algorithm in full, with
+ *                               the same behaviour and callbacks.
+ *                               Default 0: the cache is built in (see sc_machine_set_host).
+ *
+ *     cc -std=c11 -Os -DSC_CONFIG_NO_PLAN_CACHE=1 -ICStateCore/include -c CStateCore/sc_*.c
+ */
+#ifndef SC_CONFIG_NO_PLAN_CACHE
+#define SC_CONFIG_NO_PLAN_CACHE 0
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,7 +82,8 @@ typedef enum sc_status {
     SC_ERR_NO_MEMORY = -4,   /**< allocation failed, or the supplied block is too small */
     SC_ERR_BAD_ARGUMENT = -5,/**< an id out of range, a NULL pointer */
     SC_ERR_NOT_STARTED = -6, /**< sc_machine_start() has not run yet */
-    SC_ERR_BUSY = -7         /**< the call is not allowed from inside a callback */
+    SC_ERR_BUSY = -7,        /**< the call is not allowed from inside a callback */
+    SC_ERR_INTERRUPTED = -8  /**< sc_machine_interrupt() stopped the macrostep between two microsteps */
 } sc_status;
 
 /** A short English description of a status code ("runaway eventless loop", ...). */
@@ -292,6 +309,16 @@ sc_status sc_machine_start(sc_machine *machine);
  * Returns SC_OK, SC_UNHANDLED, SC_QUEUED, SC_HALTED or an error.
  */
 sc_status sc_machine_dispatch(sc_machine *machine, sc_event event);
+
+/**
+ * Sets (`interrupt` true) or clears the machine's interrupt request; callable from any thread,
+ * also while another thread runs a macrostep (the request is an atomic flag, the only field of
+ * a machine another thread may touch). While it is set, a macrostep stops before its next
+ * eventless microstep or internal event with SC_ERR_INTERRUPTED, in a legal configuration, as
+ * a runaway one does at max_steps. It stays set until cleared, so the host clears it before
+ * it next wants work done. Hosts use it for a wall-clock timeout: the core has no clock.
+ */
+void sc_machine_interrupt(sc_machine *machine, bool interrupt);
 
 /** Appends `event` to the internal queue (SCXML <raise>). SC_ERR_QUEUE_FULL when full. */
 sc_status sc_machine_raise(sc_machine *machine, sc_event event);

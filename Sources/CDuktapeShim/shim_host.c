@@ -12,7 +12,7 @@
 
 #include "shim_internal.h"
 
-#define SC_HOST_ID DUK_HIDDEN_SYMBOL("scHostFunctionId")
+#define DUKSHIM_HOST_ID DUK_HIDDEN_SYMBOL("scHostFunctionId")
 
 static duk_errcode_t error_code_for(const char *name) {
     static const struct {
@@ -32,11 +32,11 @@ static duk_errcode_t error_code_for(const char *name) {
 }
 
 static duk_ret_t trampoline(duk_context *ctx) {
-    sc_duk_engine *e = sc_engine_from_ctx(ctx);
+    dukshim_engine *e = dukshim_engine_from_ctx(ctx);
     duk_idx_t nargs = duk_get_top(ctx);
 
     duk_push_current_function(ctx);
-    duk_get_prop_string(ctx, -1, SC_HOST_ID);
+    duk_get_prop_string(ctx, -1, DUKSHIM_HOST_ID);
     int32_t id = (int32_t)duk_get_int(ctx, -1);
     duk_pop_2(ctx);
 
@@ -44,13 +44,13 @@ static duk_ret_t trampoline(duk_context *ctx) {
         return duk_error(ctx, DUK_ERR_ERROR, "host functions are not available");
     }
     /* Arguments that are not data (functions, cycles, ...) throw a TypeError to the caller. */
-    sc_encode_arguments(ctx, 0, nargs);
+    dukshim_encode_arguments(ctx, 0, nargs);
     duk_size_t length = 0;
     const uint8_t *arguments = (const uint8_t *)duk_get_buffer_data(ctx, -1, &length);
 
-    sc_writer_reset(&e->host_result);
-    sc_writer_reset(&e->host_error_name);
-    sc_writer_reset(&e->host_error_message);
+    dukshim_writer_reset(&e->host_result);
+    dukshim_writer_reset(&e->host_error_name);
+    dukshim_writer_reset(&e->host_error_message);
     int32_t status = e->host(e->host_context, e, id, arguments, length);
 
     if (e->poisoned) {
@@ -58,14 +58,14 @@ static duk_ret_t trampoline(duk_context *ctx) {
            point. Only C frames lie in between (the host callback has returned). */
         longjmp(*e->jmp, 1);
     }
-    if (status == SC_DUK_OK) {
+    if (status == DUKSHIM_OK) {
         if (e->host_result.failed) {
             return duk_error(ctx, DUK_ERR_RANGE_ERROR, "out of memory in a host function result");
         }
         if (e->host_result.len == 0) {
             duk_push_undefined(ctx);
         } else {
-            sc_decode_push(ctx, e->host_result.p, e->host_result.len, 0);
+            dukshim_decode_push(ctx, e->host_result.p, e->host_result.len, 0);
         }
         return 1;
     }
@@ -80,23 +80,23 @@ static duk_ret_t trampoline(duk_context *ctx) {
     return duk_throw(ctx);
 }
 
-void sc_push_host_function(duk_context *ctx, int32_t function_id) {
+void dukshim_push_host_function(duk_context *ctx, int32_t function_id) {
     duk_push_c_function(ctx, trampoline, DUK_VARARGS);
     duk_push_int(ctx, function_id);
-    duk_put_prop_string(ctx, -2, SC_HOST_ID);
+    duk_put_prop_string(ctx, -2, DUKSHIM_HOST_ID);
 }
 
-static void op_register_function(duk_context *ctx, sc_call *call) {
+static void op_register_function(duk_context *ctx, dukshim_call *call) {
     duk_push_global_object(ctx);
-    sc_push_utf8(ctx, call->s1, call->n1);
+    dukshim_push_utf8(ctx, call->s1, call->n1);
     /* Reuse the system-variable check so the message names the conflict. */
-    sc_push_helper(ctx, "sys");
+    dukshim_push_helper(ctx, "sys");
     duk_dup(ctx, -2);
     if (duk_has_prop(ctx, -2)) {
         (void)duk_type_error(ctx, "cannot redefine read-only system variable '%s'", duk_safe_to_string(ctx, -2));
     }
     duk_pop(ctx);
-    sc_push_host_function(ctx, (int32_t)call->number);
+    dukshim_push_host_function(ctx, (int32_t)call->number);
     /* The function's name, for stack traces ("name" is non-writable but configurable). */
     duk_push_string(ctx, "name");
     duk_dup(ctx, -3);
@@ -107,28 +107,28 @@ static void op_register_function(duk_context *ctx, sc_call *call) {
     duk_pop(ctx);
 }
 
-int32_t sc_duk_register_function(sc_duk_engine *e, const char *name, size_t name_length, int32_t function_id) {
-    sc_call call = {0};
+int32_t dukshim_register_function(dukshim_engine *e, const char *name, size_t name_length, int32_t function_id) {
+    dukshim_call call = {0};
     call.op = op_register_function;
     call.s1 = name, call.n1 = name_length;
     call.number = function_id;
-    return sc_run(e, &call);
+    return dukshim_run(e, &call);
 }
 
-int32_t sc_duk_host_set_result(sc_duk_engine *e, const uint8_t *value, size_t value_length) {
-    sc_writer_reset(&e->host_result);
-    sc_writer_bytes(&e->host_result, value, value_length);
-    return e->host_result.failed ? SC_DUK_ERROR : SC_DUK_OK;
+int32_t dukshim_host_set_result(dukshim_engine *e, const uint8_t *value, size_t value_length) {
+    dukshim_writer_reset(&e->host_result);
+    dukshim_writer_bytes(&e->host_result, value, value_length);
+    return e->host_result.failed ? DUKSHIM_ERROR : DUKSHIM_OK;
 }
 
-int32_t sc_duk_host_set_error(sc_duk_engine *e, const char *name, const char *message) {
-    sc_writer_reset(&e->host_error_name);
-    sc_writer_reset(&e->host_error_message);
+int32_t dukshim_host_set_error(dukshim_engine *e, const char *name, const char *message) {
+    dukshim_writer_reset(&e->host_error_name);
+    dukshim_writer_reset(&e->host_error_message);
     if (name != NULL) {
-        sc_writer_bytes(&e->host_error_name, name, strlen(name) + 1);
+        dukshim_writer_bytes(&e->host_error_name, name, strlen(name) + 1);
     }
     if (message != NULL) {
-        sc_writer_bytes(&e->host_error_message, message, strlen(message) + 1);
+        dukshim_writer_bytes(&e->host_error_message, message, strlen(message) + 1);
     }
-    return SC_DUK_OK;
+    return DUKSHIM_OK;
 }

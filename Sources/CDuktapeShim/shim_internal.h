@@ -2,8 +2,8 @@
  * Private declarations shared by the shim's C files (not visible to Swift).
  * See include/duk_shim.h for why the shim exists and how errors are contained.
  */
-#ifndef SC_DUK_SHIM_INTERNAL_H
-#define SC_DUK_SHIM_INTERNAL_H
+#ifndef DUKSHIM_INTERNAL_H
+#define DUKSHIM_INTERNAL_H
 
 #include <duktape.h>
 #include <setjmp.h>
@@ -13,58 +13,79 @@
 #include "duk_shim.h"
 
 /* Deepest nesting the value converters accept (both directions). */
-#define SC_MAX_DEPTH 512
+#define DUKSHIM_MAX_DEPTH 512
 
 /* A growable byte buffer: either malloc-backed (ctx == NULL, owned by the engine, never
  * leaks on a longjmp) or a Duktape dynamic buffer at value stack index `idx` (garbage
  * collected, so a JS error in the middle of an encoding leaks nothing). */
-typedef struct sc_writer {
+typedef struct dukshim_writer {
     duk_context *ctx;
     duk_idx_t idx;
     uint8_t *p;
     size_t len;
     size_t cap;
     int failed; /* malloc-backed only: an allocation failed */
-} sc_writer;
+} dukshim_writer;
 
-/* Allocation bookkeeping: every block is linked so a poisoned heap can be freed without Duktape. */
-typedef union sc_block {
+/* Allocation bookkeeping: every block is linked so a poisoned heap can be freed without Duktape.
+ * A block costs its payload plus this header, and both count against the budget: the limit then
+ * bounds the process memory the heaps hold, not only what Duktape asked for. */
+typedef union dukshim_block {
     struct {
-        union sc_block *prev;
-        union sc_block *next;
-        size_t size;
+        union dukshim_block *prev;
+        union dukshim_block *next;
+        size_t size; /* payload bytes */
     } h;
     max_align_t align;
-} sc_block;
+} dukshim_block;
 
-struct sc_duk_engine {
+/* A byte budget shared by the engines of one document tree; they may run on different threads,
+ * hence the atomics. `used` never exceeds `limit` (0: unlimited) once an allocation has been
+ * granted: a reservation that would pass it is undone and refused. */
+struct dukshim_budget {
+    _Atomic size_t used;
+    _Atomic size_t references;
+    size_t limit;
+};
+
+struct dukshim_engine {
     duk_context *ctx;
     jmp_buf *jmp;   /* innermost active recovery point, NULL outside operations */
     int poisoned;
     char fatal_message[256];
 
-    size_t memory_limit; /* 0: unlimited */
-    size_t memory_used;
-    sc_block *blocks;
+    dukshim_budget *budget; /* shared; one reference held by this engine */
+    size_t memory_used;     /* this heap's part of budget->used (payload and headers) */
+    dukshim_block *blocks;
+    int memory_refused;     /* an allocation was refused during the current operation */
+
+    /* Execution time (shim_time.c). Duktape calls dukshim_exec_timeout_check every 256K
+     * bytecode instructions; once it said "stop" it must keep saying so until the outermost
+     * operation has returned (Duktape's contract: the RangeError it throws has to bubble out
+     * through every try/catch/finally). */
+    uint64_t time_limit_ns; /* 0: unlimited */
+    uint64_t deadline_ns;   /* UINT64_MAX when no operation is running */
+    int depth;              /* nesting of dukshim_run (host functions calling back) */
+    int timed_out;
 
     void *host_context;
-    sc_duk_host_callback host;
+    dukshim_host_callback host;
 
-    sc_writer result;       /* last operation's encoded result */
-    sc_writer host_result;  /* value handed back by a host function */
-    sc_writer host_error_name;
-    sc_writer host_error_message;
-    sc_writer error_name;
-    sc_writer error_message;
+    dukshim_writer result;       /* last operation's encoded result */
+    dukshim_writer host_result;  /* value handed back by a host function */
+    dukshim_writer host_error_name;
+    dukshim_writer host_error_message;
+    dukshim_writer error_name;
+    dukshim_writer error_message;
     int64_t error_line;
 };
 
 /* One operation: runs inside duk_safe_call and pushes its result value (or nothing). */
-typedef struct sc_call sc_call;
-typedef void (*sc_op)(duk_context *ctx, sc_call *call);
-struct sc_call {
-    sc_duk_engine *engine;
-    sc_op op;
+typedef struct dukshim_call dukshim_call;
+typedef void (*dukshim_op)(duk_context *ctx, dukshim_call *call);
+struct dukshim_call {
+    dukshim_engine *engine;
+    dukshim_op op;
     int32_t result_mode;
     const char *s1;
     size_t n1;
@@ -80,33 +101,45 @@ struct sc_call {
     int64_t out_number;
 };
 
+/* shim_memory.c */
+/* Duktape's allocation functions; `udata` is the engine. NULL refuses (Duktape then collects
+ * garbage, retries, and finally throws "alloc failed" inside the protected call). */
+void *dukshim_alloc(void *udata, duk_size_t size);
+void *dukshim_realloc(void *udata, void *ptr, duk_size_t size);
+void dukshim_free(void *udata, void *ptr);
+void dukshim_free_all_blocks(dukshim_engine *engine); /* for a poisoned heap: without Duktape */
+
+/* shim_time.c */
+void dukshim_time_arm(dukshim_engine *engine);   /* an outermost operation starts */
+void dukshim_time_disarm(dukshim_engine *engine);
+
 /* shim_heap.c */
-sc_duk_engine *sc_engine_from_ctx(duk_context *ctx);
-int32_t sc_run(sc_duk_engine *engine, sc_call *call);
-void sc_push_helper(duk_context *ctx, const char *name); /* pushes helpers[name] */
+dukshim_engine *dukshim_engine_from_ctx(duk_context *ctx);
+int32_t dukshim_run(dukshim_engine *engine, dukshim_call *call);
+void dukshim_push_helper(duk_context *ctx, const char *name); /* pushes helpers[name] */
 
 /* shim_text.c */
-int sc_writer_reserve(sc_writer *w, size_t extra);
-void sc_writer_byte(sc_writer *w, uint8_t b);
-void sc_writer_bytes(sc_writer *w, const void *bytes, size_t n);
-void sc_writer_u32(sc_writer *w, uint32_t v);
-void sc_writer_patch_u32(sc_writer *w, size_t at, uint32_t v);
-void sc_writer_reset(sc_writer *w);
-void sc_writer_free(sc_writer *w);
+int dukshim_writer_reserve(dukshim_writer *w, size_t extra);
+void dukshim_writer_byte(dukshim_writer *w, uint8_t b);
+void dukshim_writer_bytes(dukshim_writer *w, const void *bytes, size_t n);
+void dukshim_writer_u32(dukshim_writer *w, uint32_t v);
+void dukshim_writer_patch_u32(dukshim_writer *w, size_t at, uint32_t v);
+void dukshim_writer_reset(dukshim_writer *w);
+void dukshim_writer_free(dukshim_writer *w);
 /* Appends Duktape's internal string bytes (CESU-8 / extended UTF-8) as valid UTF-8. */
-void sc_writer_internal_string(sc_writer *w, const uint8_t *s, size_t n);
+void dukshim_writer_internal_string(dukshim_writer *w, const uint8_t *s, size_t n);
 /* Pushes a UTF-8 string converted to Duktape's CESU-8 representation. */
-void sc_push_utf8(duk_context *ctx, const char *s, size_t n);
+void dukshim_push_utf8(duk_context *ctx, const char *s, size_t n);
 
 /* shim_values.c */
 /* Replaces the value at the top of the stack with a dynamic buffer holding its encoding. */
-void sc_encode_top(duk_context *ctx);
+void dukshim_encode_top(duk_context *ctx);
 /* Encodes values [first, first + count) as one array into a new dynamic buffer (pushed). */
-void sc_encode_arguments(duk_context *ctx, duk_idx_t first, duk_idx_t count);
+void dukshim_encode_arguments(duk_context *ctx, duk_idx_t first, duk_idx_t count);
 /* Pushes the value decoded from `bytes`; `freeze` deep-freezes objects and arrays. */
-void sc_decode_push(duk_context *ctx, const uint8_t *bytes, size_t n, int freeze);
+void dukshim_decode_push(duk_context *ctx, const uint8_t *bytes, size_t n, int freeze);
 
 /* shim_host.c */
-void sc_push_host_function(duk_context *ctx, int32_t function_id);
+void dukshim_push_host_function(duk_context *ctx, int32_t function_id);
 
-#endif /* SC_DUK_SHIM_INTERNAL_H */
+#endif /* DUKSHIM_INTERNAL_H */

@@ -1,20 +1,20 @@
 /*
  * The operations behind duk_shim.h: evaluation, variables, read-only system variables,
- * stored values, foreach copies and JSON. Each op_* runs inside sc_run's protected call and
- * may throw freely; each public function only fills an sc_call and calls sc_run.
+ * stored values, foreach copies and JSON. Each op_* runs inside dukshim_run's protected call and
+ * may throw freely; each public function only fills an dukshim_call and calls dukshim_run.
  */
 #include <string.h>
 
 #include "shim_internal.h"
 
 /* The strict-mode assignment helper's parameter; a location naming it would be shadowed. */
-#define SC_ASSIGN_PARAM "__scxmlAssignedValue__"
+#define DUKSHIM_ASSIGN_PARAM "__scxmlAssignedValue__"
 
 static void push_compiled(duk_context *ctx, const char *src, size_t n, int32_t kind) {
     if (src == NULL) {
         src = "", n = 0;
     }
-    if (kind == SC_DUK_SOURCE_EXPRESSION) {
+    if (kind == DUKSHIM_SOURCE_EXPRESSION) {
         /* Parenthesised so that "{a: 1}" is an object literal and statements are rejected; the
            newline keeps a trailing "// comment" from swallowing the closing parenthesis. */
         duk_push_string(ctx, "(");
@@ -37,13 +37,13 @@ static void push_evaluated(duk_context *ctx, const char *src, size_t n, int32_t 
 }
 
 static void push_stored_holder(duk_context *ctx) {
-    sc_push_helper(ctx, "stored");
+    dukshim_push_helper(ctx, "stored");
 }
 
 /* Pushes stored[key]; ReferenceError if absent. */
 static void push_stored(duk_context *ctx, const char *key, size_t n) {
     push_stored_holder(ctx);
-    sc_push_utf8(ctx, key, n);
+    dukshim_push_utf8(ctx, key, n);
     duk_dup(ctx, -1);
     if (!duk_has_prop(ctx, -3)) { /* pops the copy of the key */
         (void)duk_reference_error(ctx, "no stored value named '%s'", duk_safe_to_string(ctx, -1));
@@ -53,15 +53,15 @@ static void push_stored(duk_context *ctx, const char *key, size_t n) {
 }
 
 /* Pushes the operation's value according to call->value_kind. */
-static void push_value(duk_context *ctx, sc_call *call, int freeze) {
+static void push_value(duk_context *ctx, dukshim_call *call, int freeze) {
     switch (call->value_kind) {
-    case SC_DUK_VALUE_DATA:
-        sc_decode_push(ctx, (const uint8_t *)call->value, call->value_length, freeze);
+    case DUKSHIM_VALUE_DATA:
+        dukshim_decode_push(ctx, (const uint8_t *)call->value, call->value_length, freeze);
         break;
-    case SC_DUK_VALUE_EXPRESSION:
-        push_evaluated(ctx, (const char *)call->value, call->value_length, SC_DUK_SOURCE_EXPRESSION);
+    case DUKSHIM_VALUE_EXPRESSION:
+        push_evaluated(ctx, (const char *)call->value, call->value_length, DUKSHIM_SOURCE_EXPRESSION);
         break;
-    case SC_DUK_VALUE_STORED:
+    case DUKSHIM_VALUE_STORED:
         push_stored(ctx, (const char *)call->value, call->value_length);
         if (call->number >= 0) {
             if (!duk_is_object(ctx, -1)) {
@@ -84,7 +84,7 @@ static void push_value(duk_context *ctx, sc_call *call, int freeze) {
 /* Throws TypeError if `name` (at stack index idx) is a read-only system variable. */
 static void reject_system_variable(duk_context *ctx, duk_idx_t idx, const char *what) {
     idx = duk_normalize_index(ctx, idx);
-    sc_push_helper(ctx, "sys");
+    dukshim_push_helper(ctx, "sys");
     duk_dup(ctx, idx);
     if (duk_has_prop(ctx, -2)) {
         (void)duk_type_error(ctx, "cannot %s read-only system variable '%s'", what, duk_safe_to_string(ctx, idx));
@@ -94,7 +94,7 @@ static void reject_system_variable(duk_context *ctx, duk_idx_t idx, const char *
 
 /* ---- Evaluation ---- */
 
-static void op_eval(duk_context *ctx, sc_call *call) {
+static void op_eval(duk_context *ctx, dukshim_call *call) {
     if (call->flag) {
         push_compiled(ctx, call->s1, call->n1, (int32_t)call->number);
         duk_pop(ctx);
@@ -103,22 +103,22 @@ static void op_eval(duk_context *ctx, sc_call *call) {
     }
 }
 
-int32_t sc_duk_eval(sc_duk_engine *e, const char *source, size_t source_length, int32_t source_kind,
+int32_t dukshim_eval(dukshim_engine *e, const char *source, size_t source_length, int32_t source_kind,
                     int32_t result_mode, int32_t compile_only) {
-    sc_call call = {0};
+    dukshim_call call = {0};
     call.op = op_eval;
     call.s1 = source, call.n1 = source_length;
     call.number = source_kind;
     call.flag = compile_only;
     call.result_mode = result_mode;
-    return sc_run(e, &call);
+    return dukshim_run(e, &call);
 }
 
 /* ---- Variables ---- */
 
-static void op_declare(duk_context *ctx, sc_call *call) {
+static void op_declare(duk_context *ctx, dukshim_call *call) {
     duk_push_global_object(ctx);
-    sc_push_utf8(ctx, call->s1, call->n1);
+    dukshim_push_utf8(ctx, call->s1, call->n1);
     reject_system_variable(ctx, -1, "redeclare");
     push_value(ctx, call, 0);
     /* Like `var`: writable and enumerable; a new binding is not configurable. */
@@ -126,24 +126,24 @@ static void op_declare(duk_context *ctx, sc_call *call) {
     duk_pop(ctx);
 }
 
-int32_t sc_duk_declare(sc_duk_engine *e, const char *name, size_t name_length, int32_t value_kind,
+int32_t dukshim_declare(dukshim_engine *e, const char *name, size_t name_length, int32_t value_kind,
                        const void *value, size_t value_length, int64_t element) {
-    sc_call call = {0};
+    dukshim_call call = {0};
     call.op = op_declare;
     call.s1 = name, call.n1 = name_length;
     call.value_kind = value_kind, call.value = value, call.value_length = value_length;
     call.number = element;
-    return sc_run(e, &call);
+    return dukshim_run(e, &call);
 }
 
-static void op_assign(duk_context *ctx, sc_call *call) {
+static void op_assign(duk_context *ctx, dukshim_call *call) {
     push_value(ctx, call, 0);
     /* Strict mode makes both SCXML failure cases throw: assigning an undeclared identifier is a
        ReferenceError, writing a non-writable or frozen member is a TypeError. (Read-only system
        variables throw from their setter in any mode.) */
-    duk_push_string(ctx, "function (" SC_ASSIGN_PARAM ") {\n'use strict';\n");
-    sc_push_utf8(ctx, call->s1, call->n1);
-    duk_push_string(ctx, "\n= " SC_ASSIGN_PARAM ";\n}");
+    duk_push_string(ctx, "function (" DUKSHIM_ASSIGN_PARAM ") {\n'use strict';\n");
+    dukshim_push_utf8(ctx, call->s1, call->n1);
+    duk_push_string(ctx, "\n= " DUKSHIM_ASSIGN_PARAM ";\n}");
     duk_concat(ctx, 3);
     duk_push_string(ctx, "location");
     duk_compile(ctx, DUK_COMPILE_FUNCTION);
@@ -152,64 +152,64 @@ static void op_assign(duk_context *ctx, sc_call *call) {
     duk_pop(ctx);
 }
 
-int32_t sc_duk_assign(sc_duk_engine *e, const char *location, size_t location_length, int32_t value_kind,
+int32_t dukshim_assign(dukshim_engine *e, const char *location, size_t location_length, int32_t value_kind,
                       const void *value, size_t value_length, int64_t element) {
-    sc_call call = {0};
+    dukshim_call call = {0};
     call.op = op_assign;
     call.s1 = location, call.n1 = location_length;
     call.value_kind = value_kind, call.value = value, call.value_length = value_length;
     call.number = element;
-    return sc_run(e, &call);
+    return dukshim_run(e, &call);
 }
 
 /* ---- Read-only system variables ---- */
 
-static void op_set_readonly(duk_context *ctx, sc_call *call) {
-    sc_push_helper(ctx, "setReadOnly");
-    sc_push_utf8(ctx, call->s1, call->n1);
+static void op_set_readonly(duk_context *ctx, dukshim_call *call) {
+    dukshim_push_helper(ctx, "setReadOnly");
+    dukshim_push_utf8(ctx, call->s1, call->n1);
     /* Data values are fresh: freeze them deeply. Stored values may be shared with scripts:
        freeze only the top level (so `_event.name` is fixed while `_event.data`'s contents
        stay as the sender made them). */
-    push_value(ctx, call, call->value_kind == SC_DUK_VALUE_DATA);
-    if (call->value_kind != SC_DUK_VALUE_DATA && duk_is_object(ctx, -1)) {
+    push_value(ctx, call, call->value_kind == DUKSHIM_VALUE_DATA);
+    if (call->value_kind != DUKSHIM_VALUE_DATA && duk_is_object(ctx, -1)) {
         duk_freeze(ctx, -1);
     }
     duk_call(ctx, 2);
     duk_pop(ctx);
 }
 
-int32_t sc_duk_set_readonly(sc_duk_engine *e, const char *name, size_t name_length, int32_t value_kind,
+int32_t dukshim_set_readonly(dukshim_engine *e, const char *name, size_t name_length, int32_t value_kind,
                             const void *value, size_t value_length, int64_t element) {
-    sc_call call = {0};
+    dukshim_call call = {0};
     call.op = op_set_readonly;
     call.s1 = name, call.n1 = name_length;
     call.value_kind = value_kind, call.value = value, call.value_length = value_length;
     call.number = element;
-    return sc_run(e, &call);
+    return dukshim_run(e, &call);
 }
 
 /* ---- Stored values ---- */
 
-static void op_store(duk_context *ctx, sc_call *call) {
+static void op_store(duk_context *ctx, dukshim_call *call) {
     push_stored_holder(ctx);
-    sc_push_utf8(ctx, call->s1, call->n1);
+    dukshim_push_utf8(ctx, call->s1, call->n1);
     push_value(ctx, call, 0);
     duk_put_prop(ctx, -3);
     duk_pop(ctx);
 }
 
-int32_t sc_duk_store(sc_duk_engine *e, const char *key, size_t key_length, int32_t value_kind, const void *value,
+int32_t dukshim_store(dukshim_engine *e, const char *key, size_t key_length, int32_t value_kind, const void *value,
                      size_t value_length, int64_t element) {
-    sc_call call = {0};
+    dukshim_call call = {0};
     call.op = op_store;
     call.s1 = key, call.n1 = key_length;
     call.value_kind = value_kind, call.value = value, call.value_length = value_length;
     call.number = element;
-    return sc_run(e, &call);
+    return dukshim_run(e, &call);
 }
 
-static void op_store_array_copy(duk_context *ctx, sc_call *call) {
-    push_evaluated(ctx, call->s2, call->n2, SC_DUK_SOURCE_EXPRESSION);
+static void op_store_array_copy(duk_context *ctx, dukshim_call *call) {
+    push_evaluated(ctx, call->s2, call->n2, DUKSHIM_SOURCE_EXPRESSION);
     if (!duk_is_array(ctx, -1)) {
         (void)duk_type_error(ctx, "foreach: the array expression did not produce an array");
     }
@@ -222,110 +222,110 @@ static void op_store_array_copy(duk_context *ctx, sc_call *call) {
         duk_def_prop(ctx, copy, DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_SET_WEC);
     }
     push_stored_holder(ctx);
-    sc_push_utf8(ctx, call->s1, call->n1);
+    dukshim_push_utf8(ctx, call->s1, call->n1);
     duk_dup(ctx, copy);
     duk_put_prop(ctx, -3);
     duk_pop_3(ctx);
     call->out_number = (int64_t)length;
 }
 
-int32_t sc_duk_store_array_copy(sc_duk_engine *e, const char *key, size_t key_length, const char *expression,
+int32_t dukshim_store_array_copy(dukshim_engine *e, const char *key, size_t key_length, const char *expression,
                                 size_t expression_length, int64_t *count) {
-    sc_call call = {0};
+    dukshim_call call = {0};
     call.op = op_store_array_copy;
     call.s1 = key, call.n1 = key_length;
     call.s2 = expression, call.n2 = expression_length;
-    int32_t status = sc_run(e, &call);
-    *count = status == SC_DUK_OK ? call.out_number : 0;
+    int32_t status = dukshim_run(e, &call);
+    *count = status == DUKSHIM_OK ? call.out_number : 0;
     return status;
 }
 
-static void op_stored_value(duk_context *ctx, sc_call *call) {
+static void op_stored_value(duk_context *ctx, dukshim_call *call) {
     push_stored(ctx, call->s1, call->n1);
 }
 
-int32_t sc_duk_stored_value(sc_duk_engine *e, const char *key, size_t key_length) {
-    sc_call call = {0};
+int32_t dukshim_stored_value(dukshim_engine *e, const char *key, size_t key_length) {
+    dukshim_call call = {0};
     call.op = op_stored_value;
     call.s1 = key, call.n1 = key_length;
-    call.result_mode = SC_DUK_RESULT_DATA;
-    return sc_run(e, &call);
+    call.result_mode = DUKSHIM_RESULT_DATA;
+    return dukshim_run(e, &call);
 }
 
-static void op_has_stored(duk_context *ctx, sc_call *call) {
+static void op_has_stored(duk_context *ctx, dukshim_call *call) {
     push_stored_holder(ctx);
-    sc_push_utf8(ctx, call->s1, call->n1);
+    dukshim_push_utf8(ctx, call->s1, call->n1);
     call->out_number = duk_has_prop(ctx, -2) ? 1 : 0;
     duk_pop(ctx);
 }
 
-int32_t sc_duk_has_stored(sc_duk_engine *e, const char *key, size_t key_length, int32_t *exists) {
-    sc_call call = {0};
+int32_t dukshim_has_stored(dukshim_engine *e, const char *key, size_t key_length, int32_t *exists) {
+    dukshim_call call = {0};
     call.op = op_has_stored;
     call.s1 = key, call.n1 = key_length;
-    int32_t status = sc_run(e, &call);
-    *exists = status == SC_DUK_OK && call.out_number != 0;
+    int32_t status = dukshim_run(e, &call);
+    *exists = status == DUKSHIM_OK && call.out_number != 0;
     return status;
 }
 
-static void op_remove_stored(duk_context *ctx, sc_call *call) {
+static void op_remove_stored(duk_context *ctx, dukshim_call *call) {
     push_stored_holder(ctx);
-    sc_push_utf8(ctx, call->s1, call->n1);
+    dukshim_push_utf8(ctx, call->s1, call->n1);
     duk_del_prop(ctx, -2);
     duk_pop(ctx);
 }
 
-int32_t sc_duk_remove_stored(sc_duk_engine *e, const char *key, size_t key_length) {
-    sc_call call = {0};
+int32_t dukshim_remove_stored(dukshim_engine *e, const char *key, size_t key_length) {
+    dukshim_call call = {0};
     call.op = op_remove_stored;
     call.s1 = key, call.n1 = key_length;
-    return sc_run(e, &call);
+    return dukshim_run(e, &call);
 }
 
-static void op_set_stored_member(duk_context *ctx, sc_call *call) {
+static void op_set_stored_member(duk_context *ctx, dukshim_call *call) {
     push_stored(ctx, call->s1, call->n1);
     if (!duk_is_object(ctx, -1)) {
         (void)duk_type_error(ctx, "stored value '%s' is not an object", duk_push_lstring(ctx, call->s1, call->n1));
     }
-    sc_push_utf8(ctx, call->s2, call->n2);
+    dukshim_push_utf8(ctx, call->s2, call->n2);
     push_stored(ctx, call->s3, call->n3);
     duk_def_prop(ctx, -3, DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_SET_WEC);
     duk_pop(ctx);
 }
 
-int32_t sc_duk_set_stored_member(sc_duk_engine *e, const char *key, size_t key_length, const char *member,
+int32_t dukshim_set_stored_member(dukshim_engine *e, const char *key, size_t key_length, const char *member,
                                  size_t member_length, const char *value_key, size_t value_key_length) {
-    sc_call call = {0};
+    dukshim_call call = {0};
     call.op = op_set_stored_member;
     call.s1 = key, call.n1 = key_length;
     call.s2 = member, call.n2 = member_length;
     call.s3 = value_key, call.n3 = value_key_length;
-    return sc_run(e, &call);
+    return dukshim_run(e, &call);
 }
 
 /* ---- JSON, garbage collection ---- */
 
-static void op_parse_json(duk_context *ctx, sc_call *call) {
-    sc_push_utf8(ctx, call->s1, call->n1);
+static void op_parse_json(duk_context *ctx, dukshim_call *call) {
+    dukshim_push_utf8(ctx, call->s1, call->n1);
     duk_json_decode(ctx, -1);
 }
 
-int32_t sc_duk_parse_json(sc_duk_engine *e, const char *text, size_t text_length) {
-    sc_call call = {0};
+int32_t dukshim_parse_json(dukshim_engine *e, const char *text, size_t text_length) {
+    dukshim_call call = {0};
     call.op = op_parse_json;
     call.s1 = text, call.n1 = text_length;
-    call.result_mode = SC_DUK_RESULT_DATA;
-    return sc_run(e, &call);
+    call.result_mode = DUKSHIM_RESULT_DATA;
+    return dukshim_run(e, &call);
 }
 
-static void op_collect_garbage(duk_context *ctx, sc_call *call) {
+static void op_collect_garbage(duk_context *ctx, dukshim_call *call) {
     (void)call;
     duk_gc(ctx, 0);
     duk_gc(ctx, 0); /* a second pass finalizes objects freed by finalizers of the first */
 }
 
-int32_t sc_duk_collect_garbage(sc_duk_engine *e) {
-    sc_call call = {0};
+int32_t dukshim_collect_garbage(dukshim_engine *e) {
+    dukshim_call call = {0};
     call.op = op_collect_garbage;
-    return sc_run(e, &call);
+    return dukshim_run(e, &call);
 }

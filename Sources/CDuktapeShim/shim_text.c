@@ -12,7 +12,7 @@
 
 #include "shim_internal.h"
 
-int sc_writer_reserve(sc_writer *w, size_t extra) {
+int dukshim_writer_reserve(dukshim_writer *w, size_t extra) {
     if (w->failed) {
         return 0;
     }
@@ -51,25 +51,25 @@ overflow:
     return 0;
 }
 
-void sc_writer_byte(sc_writer *w, uint8_t b) {
-    if (sc_writer_reserve(w, 1)) {
+void dukshim_writer_byte(dukshim_writer *w, uint8_t b) {
+    if (dukshim_writer_reserve(w, 1)) {
         w->p[w->len++] = b;
     }
 }
 
-void sc_writer_bytes(sc_writer *w, const void *bytes, size_t n) {
-    if (n > 0 && sc_writer_reserve(w, n)) {
+void dukshim_writer_bytes(dukshim_writer *w, const void *bytes, size_t n) {
+    if (n > 0 && dukshim_writer_reserve(w, n)) {
         memcpy(w->p + w->len, bytes, n);
         w->len += n;
     }
 }
 
-void sc_writer_u32(sc_writer *w, uint32_t v) {
+void dukshim_writer_u32(dukshim_writer *w, uint32_t v) {
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    sc_writer_bytes(w, b, 4);
+    dukshim_writer_bytes(w, b, 4);
 }
 
-void sc_writer_patch_u32(sc_writer *w, size_t at, uint32_t v) {
+void dukshim_writer_patch_u32(dukshim_writer *w, size_t at, uint32_t v) {
     if (!w->failed && at + 4 <= w->len) {
         w->p[at] = (uint8_t)v;
         w->p[at + 1] = (uint8_t)(v >> 8);
@@ -78,12 +78,12 @@ void sc_writer_patch_u32(sc_writer *w, size_t at, uint32_t v) {
     }
 }
 
-void sc_writer_reset(sc_writer *w) {
+void dukshim_writer_reset(dukshim_writer *w) {
     w->len = 0;
     w->failed = 0;
 }
 
-void sc_writer_free(sc_writer *w) {
+void dukshim_writer_free(dukshim_writer *w) {
     if (w->ctx == NULL) {
         free(w->p);
     }
@@ -125,7 +125,7 @@ static size_t decode_sequence(const uint8_t *s, size_t n, uint32_t *cp) {
     return len;
 }
 
-static void put_utf8(sc_writer *w, uint32_t c) {
+static void put_utf8(dukshim_writer *w, uint32_t c) {
     uint8_t b[4];
     size_t n;
     if (c < 0x80) {
@@ -139,10 +139,10 @@ static void put_utf8(sc_writer *w, uint32_t c) {
         b[0] = (uint8_t)(0xF0 | (c >> 18)), b[1] = (uint8_t)(0x80 | ((c >> 12) & 0x3F));
         b[2] = (uint8_t)(0x80 | ((c >> 6) & 0x3F)), b[3] = (uint8_t)(0x80 | (c & 0x3F)), n = 4;
     }
-    sc_writer_bytes(w, b, n);
+    dukshim_writer_bytes(w, b, n);
 }
 
-void sc_writer_internal_string(sc_writer *w, const uint8_t *s, size_t n) {
+void dukshim_writer_internal_string(dukshim_writer *w, const uint8_t *s, size_t n) {
     size_t i = 0;
     while (i < n) {
         uint32_t c;
@@ -169,7 +169,7 @@ void sc_writer_internal_string(sc_writer *w, const uint8_t *s, size_t n) {
     }
 }
 
-void sc_push_utf8(duk_context *ctx, const char *s, size_t n) {
+void dukshim_push_utf8(duk_context *ctx, const char *s, size_t n) {
     if (s == NULL) {
         s = "", n = 0;
     }

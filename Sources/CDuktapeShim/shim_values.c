@@ -15,40 +15,40 @@
 
 #include "shim_internal.h"
 
-typedef struct sc_encoder {
-    sc_writer w;
-    void *ancestors[SC_MAX_DEPTH];
+typedef struct dukshim_encoder {
+    dukshim_writer w;
+    void *ancestors[DUKSHIM_MAX_DEPTH];
     int depth;
-} sc_encoder;
+} dukshim_encoder;
 
-static void put_f64(sc_writer *w, double d) {
+static void put_f64(dukshim_writer *w, double d) {
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
     uint8_t b[8];
     for (int i = 0; i < 8; i++) {
         b[i] = (uint8_t)(bits >> (8 * i));
     }
-    sc_writer_bytes(w, b, 8);
+    dukshim_writer_bytes(w, b, 8);
 }
 
-static void put_string_at(duk_context *ctx, sc_writer *w, duk_idx_t idx) {
+static void put_string_at(duk_context *ctx, dukshim_writer *w, duk_idx_t idx) {
     duk_size_t n = 0;
     const char *s = duk_get_lstring(ctx, idx, &n);
     size_t at = w->len;
-    sc_writer_u32(w, 0);
+    dukshim_writer_u32(w, 0);
     size_t start = w->len;
-    sc_writer_internal_string(w, (const uint8_t *)s, n);
+    dukshim_writer_internal_string(w, (const uint8_t *)s, n);
     size_t len = w->len - start;
     if (len > UINT32_MAX) {
         (void)duk_range_error(ctx, "string too long to convert");
     }
-    sc_writer_patch_u32(w, at, (uint32_t)len);
+    dukshim_writer_patch_u32(w, at, (uint32_t)len);
 }
 
-static void encode_value(duk_context *ctx, sc_encoder *en, duk_idx_t idx) {
+static void encode_value(duk_context *ctx, dukshim_encoder *en, duk_idx_t idx) {
     idx = duk_normalize_index(ctx, idx);
     duk_idx_t top = duk_get_top(ctx);
-    sc_writer *w = &en->w;
+    dukshim_writer *w = &en->w;
 
     if (duk_is_object(ctx, idx) && !duk_is_function(ctx, idx)) {
         duk_get_prop_string(ctx, idx, "toJSON");
@@ -65,23 +65,23 @@ static void encode_value(duk_context *ctx, sc_encoder *en, duk_idx_t idx) {
     switch (duk_get_type(ctx, idx)) {
     case DUK_TYPE_NONE:
     case DUK_TYPE_UNDEFINED:
-        sc_writer_byte(w, 'u');
+        dukshim_writer_byte(w, 'u');
         break;
     case DUK_TYPE_NULL:
-        sc_writer_byte(w, 'n');
+        dukshim_writer_byte(w, 'n');
         break;
     case DUK_TYPE_BOOLEAN:
-        sc_writer_byte(w, duk_get_boolean(ctx, idx) ? 't' : 'f');
+        dukshim_writer_byte(w, duk_get_boolean(ctx, idx) ? 't' : 'f');
         break;
     case DUK_TYPE_NUMBER:
-        sc_writer_byte(w, 'd');
+        dukshim_writer_byte(w, 'd');
         put_f64(w, duk_get_number(ctx, idx));
         break;
     case DUK_TYPE_STRING:
         if (duk_is_symbol(ctx, idx)) {
             (void)duk_type_error(ctx, "cannot convert a symbol to data");
         }
-        sc_writer_byte(w, 's');
+        dukshim_writer_byte(w, 's');
         put_string_at(ctx, w, idx);
         break;
     case DUK_TYPE_LIGHTFUNC:
@@ -106,8 +106,8 @@ static void encode_value(duk_context *ctx, sc_encoder *en, duk_idx_t idx) {
                 (void)duk_type_error(ctx, "cannot convert a cyclic structure to data");
             }
         }
-        if (en->depth >= SC_MAX_DEPTH) {
-            (void)duk_range_error(ctx, "value nested too deeply to convert (limit %d)", SC_MAX_DEPTH);
+        if (en->depth >= DUKSHIM_MAX_DEPTH) {
+            (void)duk_range_error(ctx, "value nested too deeply to convert (limit %d)", DUKSHIM_MAX_DEPTH);
         }
         en->ancestors[en->depth++] = self;
         if (duk_is_array(ctx, idx)) {
@@ -115,17 +115,17 @@ static void encode_value(duk_context *ctx, sc_encoder *en, duk_idx_t idx) {
             if (count > UINT32_MAX) {
                 (void)duk_range_error(ctx, "array too long to convert");
             }
-            sc_writer_byte(w, 'a');
-            sc_writer_u32(w, (uint32_t)count);
+            dukshim_writer_byte(w, 'a');
+            dukshim_writer_u32(w, (uint32_t)count);
             for (duk_size_t i = 0; i < count; i++) {
                 duk_get_prop_index(ctx, idx, (duk_uarridx_t)i);
                 encode_value(ctx, en, -1);
                 duk_pop(ctx);
             }
         } else {
-            sc_writer_byte(w, 'o');
+            dukshim_writer_byte(w, 'o');
             size_t at = w->len;
-            sc_writer_u32(w, 0);
+            dukshim_writer_u32(w, 0);
             uint32_t count = 0;
             duk_enum(ctx, idx, DUK_ENUM_OWN_PROPERTIES_ONLY);
             while (duk_next(ctx, -1, 1)) {
@@ -139,7 +139,7 @@ static void encode_value(duk_context *ctx, sc_encoder *en, duk_idx_t idx) {
                 }
                 duk_pop_2(ctx);
             }
-            sc_writer_patch_u32(w, at, count);
+            dukshim_writer_patch_u32(w, at, count);
         }
         en->depth--;
         break;
@@ -151,7 +151,7 @@ static void encode_value(duk_context *ctx, sc_encoder *en, duk_idx_t idx) {
     duk_set_top(ctx, top);
 }
 
-static void encoder_begin(duk_context *ctx, sc_encoder *en) {
+static void encoder_begin(duk_context *ctx, dukshim_encoder *en) {
     memset(&en->w, 0, sizeof en->w);
     en->depth = 0;
     duk_push_dynamic_buffer(ctx, 0);
@@ -159,42 +159,42 @@ static void encoder_begin(duk_context *ctx, sc_encoder *en) {
     en->w.idx = duk_get_top_index(ctx);
 }
 
-static void encoder_end(duk_context *ctx, sc_encoder *en) {
+static void encoder_end(duk_context *ctx, dukshim_encoder *en) {
     /* Trim the dynamic buffer to the bytes written. */
     duk_resize_buffer(ctx, en->w.idx, en->w.len);
 }
 
-void sc_encode_top(duk_context *ctx) {
-    sc_encoder en;
+void dukshim_encode_top(duk_context *ctx) {
+    dukshim_encoder en;
     encoder_begin(ctx, &en);
     encode_value(ctx, &en, -2);
     encoder_end(ctx, &en);
     duk_remove(ctx, -2);
 }
 
-void sc_encode_arguments(duk_context *ctx, duk_idx_t first, duk_idx_t count) {
-    sc_encoder en;
+void dukshim_encode_arguments(duk_context *ctx, duk_idx_t first, duk_idx_t count) {
+    dukshim_encoder en;
     encoder_begin(ctx, &en);
-    sc_writer_byte(&en.w, 'a');
-    sc_writer_u32(&en.w, (uint32_t)count);
+    dukshim_writer_byte(&en.w, 'a');
+    dukshim_writer_u32(&en.w, (uint32_t)count);
     for (duk_idx_t i = 0; i < count; i++) {
         encode_value(ctx, &en, first + i);
     }
     encoder_end(ctx, &en);
 }
 
-typedef struct sc_reader {
+typedef struct dukshim_reader {
     const uint8_t *p;
     size_t n;
     size_t pos;
     int freeze;
-} sc_reader;
+} dukshim_reader;
 
 static void malformed(duk_context *ctx) {
     (void)duk_type_error(ctx, "malformed value encoding");
 }
 
-static uint32_t read_u32(duk_context *ctx, sc_reader *r) {
+static uint32_t read_u32(duk_context *ctx, dukshim_reader *r) {
     if (r->n - r->pos < 4) {
         malformed(ctx);
     }
@@ -203,20 +203,20 @@ static uint32_t read_u32(duk_context *ctx, sc_reader *r) {
     return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
 }
 
-static void read_string(duk_context *ctx, sc_reader *r) {
+static void read_string(duk_context *ctx, dukshim_reader *r) {
     uint32_t len = read_u32(ctx, r);
     if (r->n - r->pos < len) {
         malformed(ctx);
     }
-    sc_push_utf8(ctx, (const char *)(r->p + r->pos), len);
+    dukshim_push_utf8(ctx, (const char *)(r->p + r->pos), len);
     r->pos += len;
 }
 
-#define SC_DEF_DATA (DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_SET_WEC)
+#define DUKSHIM_DEF_DATA (DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_SET_WEC)
 
-static void decode_value(duk_context *ctx, sc_reader *r, int depth) {
-    if (depth > SC_MAX_DEPTH) {
-        (void)duk_range_error(ctx, "value nested too deeply to convert (limit %d)", SC_MAX_DEPTH);
+static void decode_value(duk_context *ctx, dukshim_reader *r, int depth) {
+    if (depth > DUKSHIM_MAX_DEPTH) {
+        (void)duk_range_error(ctx, "value nested too deeply to convert (limit %d)", DUKSHIM_MAX_DEPTH);
     }
     if (r->pos >= r->n) {
         malformed(ctx);
@@ -259,7 +259,7 @@ static void decode_value(duk_context *ctx, sc_reader *r, int depth) {
             /* Defined, not assigned: setters someone put on Array.prototype never run. */
             duk_push_uint(ctx, i);
             decode_value(ctx, r, depth + 1);
-            duk_def_prop(ctx, arr, SC_DEF_DATA);
+            duk_def_prop(ctx, arr, DUKSHIM_DEF_DATA);
         }
         if (r->freeze) {
             duk_freeze(ctx, arr);
@@ -273,7 +273,7 @@ static void decode_value(duk_context *ctx, sc_reader *r, int depth) {
             /* Defined, not assigned: a "__proto__" key becomes an own property, as in JSON.parse. */
             read_string(ctx, r);
             decode_value(ctx, r, depth + 1);
-            duk_def_prop(ctx, obj, SC_DEF_DATA);
+            duk_def_prop(ctx, obj, DUKSHIM_DEF_DATA);
         }
         if (r->freeze) {
             duk_freeze(ctx, obj);
@@ -285,8 +285,8 @@ static void decode_value(duk_context *ctx, sc_reader *r, int depth) {
     }
 }
 
-void sc_decode_push(duk_context *ctx, const uint8_t *bytes, size_t n, int freeze) {
-    sc_reader r = {bytes, bytes == NULL ? 0 : n, 0, freeze};
+void dukshim_decode_push(duk_context *ctx, const uint8_t *bytes, size_t n, int freeze) {
+    dukshim_reader r = {bytes, bytes == NULL ? 0 : n, 0, freeze};
     decode_value(ctx, &r, 0);
     if (r.pos != r.n) {
         malformed(ctx);

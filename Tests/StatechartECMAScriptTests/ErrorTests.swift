@@ -126,7 +126,7 @@ final class ErrorTests: XCTestCase {
         let small = try ECMAScriptEngine(memoryLimit: 8 << 20)
         let error = try XCTUnwrap(scriptError { try small.execute(script: "var s = 'xxxxxxxx'; while (true) { s = s + s; }") })
         XCTAssertEqual(error.name, "Error")
-        XCTAssertEqual(error.message, "alloc failed")
+        XCTAssertEqual(error.message, "alloc failed: the ECMAScript heaps of this document tree reached their memory limit of 8388608 bytes")
         XCTAssertLessThanOrEqual(small.memoryInUse, small.memoryLimit)
         try small.execute(script: "s = null;")
         try small.collectGarbage()

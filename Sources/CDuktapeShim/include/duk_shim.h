@@ -30,8 +30,8 @@
  *
  * Threading: an engine is not thread-safe; use it from one thread at a time.
  */
-#ifndef SC_DUK_SHIM_H
-#define SC_DUK_SHIM_H
+#ifndef DUKSHIM_H
+#define DUKSHIM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,107 +41,129 @@ extern "C" {
 #endif
 
 /** One Duktape heap plus the shim's bookkeeping. Opaque. */
-typedef struct sc_duk_engine sc_duk_engine;
+typedef struct dukshim_engine dukshim_engine;
+/** A memory budget several engines can share (one per SCXML document tree). Opaque. */
+typedef struct dukshim_budget dukshim_budget;
 
 /* Status codes returned by the operations. */
-#define SC_DUK_OK 0
-#define SC_DUK_ERROR 1 /* a JS exception: see sc_duk_error_name / _message / _line */
-#define SC_DUK_FATAL 2 /* Duktape's fatal handler ran: the engine is unusable from now on */
+#define DUKSHIM_OK 0
+#define DUKSHIM_ERROR 1 /* a JS exception: see dukshim_error_name / _message / _line */
+#define DUKSHIM_FATAL 2 /* Duktape's fatal handler ran: the engine is unusable from now on */
 
 /* What a source text is. */
-#define SC_DUK_SOURCE_EXPRESSION 0 /* one expression, evaluated as "(source)" */
-#define SC_DUK_SOURCE_SCRIPT 1     /* a program (statements), global code */
+#define DUKSHIM_SOURCE_EXPRESSION 0 /* one expression, evaluated as "(source)" */
+#define DUKSHIM_SOURCE_SCRIPT 1     /* a program (statements), global code */
 
-/* What an operation leaves in sc_duk_result. */
-#define SC_DUK_RESULT_NONE 0
-#define SC_DUK_RESULT_DATA 1    /* the value, encoded as above */
-#define SC_DUK_RESULT_BOOLEAN 2 /* 't' or 'f' (ECMAScript ToBoolean) */
-#define SC_DUK_RESULT_STRING 3  /* 's' ... (ECMAScript ToString) */
+/* What an operation leaves in dukshim_result. */
+#define DUKSHIM_RESULT_NONE 0
+#define DUKSHIM_RESULT_DATA 1    /* the value, encoded as above */
+#define DUKSHIM_RESULT_BOOLEAN 2 /* 't' or 'f' (ECMAScript ToBoolean) */
+#define DUKSHIM_RESULT_STRING 3  /* 's' ... (ECMAScript ToString) */
 
 /* Where an operation takes its value from. */
-#define SC_DUK_VALUE_DATA 0       /* encoded bytes */
-#define SC_DUK_VALUE_EXPRESSION 1 /* an expression evaluated first */
-#define SC_DUK_VALUE_STORED 2     /* a value stored with sc_duk_store (optionally one element of it) */
+#define DUKSHIM_VALUE_DATA 0       /* encoded bytes */
+#define DUKSHIM_VALUE_EXPRESSION 1 /* an expression evaluated first */
+#define DUKSHIM_VALUE_STORED 2     /* a value stored with dukshim_store (optionally one element of it) */
 
 /**
- * Called when a script calls a host function registered with sc_duk_register_function.
+ * Called when a script calls a host function registered with dukshim_register_function.
  * `arguments` is an encoded array ('a'), valid during the call only. Report the outcome with
- * sc_duk_host_set_result (return SC_DUK_OK) or sc_duk_host_set_error (return SC_DUK_ERROR).
+ * dukshim_host_set_result (return DUKSHIM_OK) or dukshim_host_set_error (return DUKSHIM_ERROR).
  * The callback may call back into the engine (nested operations are supported).
  */
-typedef int32_t (*sc_duk_host_callback)(void *host_context, sc_duk_engine *engine, int32_t function_id,
+typedef int32_t (*dukshim_host_callback)(void *host_context, dukshim_engine *engine, int32_t function_id,
                                         const uint8_t *arguments, size_t arguments_length);
 
-/** Creates a heap limited to `memory_limit` bytes of script data (0: unlimited). NULL on failure. */
-sc_duk_engine *sc_duk_engine_create(size_t memory_limit);
+/**
+ * A budget of `limit` bytes (0: unlimited) for the heaps created with it, counting every block's
+ * payload and the shim's header. Reference counted: created with one reference, each engine
+ * holds one more until it is destroyed. Thread-safe (engines of one budget may run on different
+ * threads). NULL when out of memory.
+ */
+dukshim_budget *dukshim_budget_create(size_t limit);
+void dukshim_budget_retain(dukshim_budget *budget);
+void dukshim_budget_release(dukshim_budget *budget); /* NULL is ignored */
+size_t dukshim_budget_limit(const dukshim_budget *budget);
+/** Bytes currently held by all heaps of the budget. */
+size_t dukshim_budget_in_use(const dukshim_budget *budget);
+
+/**
+ * Creates a heap charging `budget` (which it retains), whose operations each stop after
+ * `time_limit_ns` nanoseconds of running (0: no limit) with a RangeError "execution timeout".
+ * NULL on failure (also when the budget cannot hold a fresh heap, about 100 KB).
+ */
+dukshim_engine *dukshim_engine_create(dukshim_budget *budget, uint64_t time_limit_ns);
+/** Changes the time limit of later operations (0: none). */
+void dukshim_engine_set_time_limit(dukshim_engine *engine, uint64_t time_limit_ns);
+uint64_t dukshim_engine_time_limit(const dukshim_engine *engine);
 /** Destroys the heap and frees everything. Safe on poisoned engines and NULL. */
-void sc_duk_engine_destroy(sc_duk_engine *engine);
+void dukshim_engine_destroy(dukshim_engine *engine);
 /** Installs (or, with NULL, removes) the host function callback. */
-void sc_duk_engine_set_host(sc_duk_engine *engine, void *host_context, sc_duk_host_callback callback);
+void dukshim_engine_set_host(dukshim_engine *engine, void *host_context, dukshim_host_callback callback);
 /** 1 once a fatal error happened. */
-int32_t sc_duk_engine_is_poisoned(const sc_duk_engine *engine);
-/** Bytes currently allocated by the heap (payload, without the shim's block headers). */
-size_t sc_duk_engine_memory_in_use(const sc_duk_engine *engine);
+int32_t dukshim_engine_is_poisoned(const dukshim_engine *engine);
+/** Bytes currently allocated by the heap (payload and the shim's block headers). */
+size_t dukshim_engine_memory_in_use(const dukshim_engine *engine);
 
 /* Outcome of the last operation (valid until the next operation). */
-const char *sc_duk_error_name(const sc_duk_engine *engine);    /* NUL-terminated UTF-8, may be "" */
-const char *sc_duk_error_message(const sc_duk_engine *engine); /* NUL-terminated UTF-8 */
-int64_t sc_duk_error_line(const sc_duk_engine *engine);        /* -1 when unknown */
-const uint8_t *sc_duk_result(const sc_duk_engine *engine, size_t *length);
+const char *dukshim_error_name(const dukshim_engine *engine);    /* NUL-terminated UTF-8, may be "" */
+const char *dukshim_error_message(const dukshim_engine *engine); /* NUL-terminated UTF-8 */
+int64_t dukshim_error_line(const dukshim_engine *engine);        /* -1 when unknown */
+const uint8_t *dukshim_result(const dukshim_engine *engine, size_t *length);
 
 /** Evaluates (or, with compile_only, only compiles) `source`. */
-int32_t sc_duk_eval(sc_duk_engine *engine, const char *source, size_t source_length, int32_t source_kind,
+int32_t dukshim_eval(dukshim_engine *engine, const char *source, size_t source_length, int32_t source_kind,
                     int32_t result_mode, int32_t compile_only);
 
 /*
  * Operations taking a value: `value_kind` selects the source of the value:
- *   SC_DUK_VALUE_DATA: `value`/`value_length` hold encoded bytes;
- *   SC_DUK_VALUE_EXPRESSION: `value` is the expression source (UTF-8);
- *   SC_DUK_VALUE_STORED: `value` is the stored key, `element` >= 0 picks one array element.
+ *   DUKSHIM_VALUE_DATA: `value`/`value_length` hold encoded bytes;
+ *   DUKSHIM_VALUE_EXPRESSION: `value` is the expression source (UTF-8);
+ *   DUKSHIM_VALUE_STORED: `value` is the stored key, `element` >= 0 picks one array element.
  */
 /** Defines (or redefines) the global variable `name`. Fails for read-only system variables. */
-int32_t sc_duk_declare(sc_duk_engine *engine, const char *name, size_t name_length, int32_t value_kind,
+int32_t dukshim_declare(dukshim_engine *engine, const char *name, size_t name_length, int32_t value_kind,
                        const void *value, size_t value_length, int64_t element);
 /** Strict-mode assignment `location = value`: undeclared identifiers and read-only targets throw. */
-int32_t sc_duk_assign(sc_duk_engine *engine, const char *location, size_t location_length, int32_t value_kind,
+int32_t dukshim_assign(dukshim_engine *engine, const char *location, size_t location_length, int32_t value_kind,
                       const void *value, size_t value_length, int64_t element);
 /** Binds a read-only global (accessor whose setter throws TypeError). Data values are deep-frozen,
     stored values are frozen one level deep. */
-int32_t sc_duk_set_readonly(sc_duk_engine *engine, const char *name, size_t name_length, int32_t value_kind,
+int32_t dukshim_set_readonly(dukshim_engine *engine, const char *name, size_t name_length, int32_t value_kind,
                             const void *value, size_t value_length, int64_t element);
 /** Keeps a value in the heap under `key`, out of the scripts' reach. */
-int32_t sc_duk_store(sc_duk_engine *engine, const char *key, size_t key_length, int32_t value_kind,
+int32_t dukshim_store(dukshim_engine *engine, const char *key, size_t key_length, int32_t value_kind,
                      const void *value, size_t value_length, int64_t element);
 /** Evaluates `expression`, requires an Array and stores a shallow copy; *count receives its length. */
-int32_t sc_duk_store_array_copy(sc_duk_engine *engine, const char *key, size_t key_length, const char *expression,
+int32_t dukshim_store_array_copy(dukshim_engine *engine, const char *key, size_t key_length, const char *expression,
                                 size_t expression_length, int64_t *count);
 /** Encodes the stored value (result mode DATA). ReferenceError when there is none. */
-int32_t sc_duk_stored_value(sc_duk_engine *engine, const char *key, size_t key_length);
+int32_t dukshim_stored_value(dukshim_engine *engine, const char *key, size_t key_length);
 /** *exists = 1 when a value is stored under `key`. */
-int32_t sc_duk_has_stored(sc_duk_engine *engine, const char *key, size_t key_length, int32_t *exists);
-int32_t sc_duk_remove_stored(sc_duk_engine *engine, const char *key, size_t key_length);
+int32_t dukshim_has_stored(dukshim_engine *engine, const char *key, size_t key_length, int32_t *exists);
+int32_t dukshim_remove_stored(dukshim_engine *engine, const char *key, size_t key_length);
 /** stored[key][member] = stored[value_key] (an own, writable, enumerable data property). */
-int32_t sc_duk_set_stored_member(sc_duk_engine *engine, const char *key, size_t key_length, const char *member,
+int32_t dukshim_set_stored_member(dukshim_engine *engine, const char *key, size_t key_length, const char *member,
                                  size_t member_length, const char *value_key, size_t value_key_length);
 
 /** Defines the global function `name`; calls go to the host callback with `function_id`. */
-int32_t sc_duk_register_function(sc_duk_engine *engine, const char *name, size_t name_length, int32_t function_id);
+int32_t dukshim_register_function(dukshim_engine *engine, const char *name, size_t name_length, int32_t function_id);
 /** To be called from the host callback: the function's return value (encoded). */
-int32_t sc_duk_host_set_result(sc_duk_engine *engine, const uint8_t *value, size_t value_length);
+int32_t dukshim_host_set_result(dukshim_engine *engine, const uint8_t *value, size_t value_length);
 /** To be called from the host callback: throw `name` (TypeError, RangeError, ... or any) with `message`. */
-int32_t sc_duk_host_set_error(sc_duk_engine *engine, const char *name, const char *message);
+int32_t dukshim_host_set_error(dukshim_engine *engine, const char *name, const char *message);
 
 /** JSON.parse(text), result mode DATA. */
-int32_t sc_duk_parse_json(sc_duk_engine *engine, const char *text, size_t text_length);
+int32_t dukshim_parse_json(dukshim_engine *engine, const char *text, size_t text_length);
 /** Runs a full garbage collection. */
-int32_t sc_duk_collect_garbage(sc_duk_engine *engine);
+int32_t dukshim_collect_garbage(dukshim_engine *engine);
 
-/* Test hooks: provoke Duktape's fatal handler. Both poison the engine and return SC_DUK_FATAL. */
-int32_t sc_duk_debug_fatal(sc_duk_engine *engine, const char *message);
-int32_t sc_duk_debug_throw_unprotected(sc_duk_engine *engine);
+/* Test hooks: provoke Duktape's fatal handler. Both poison the engine and return DUKSHIM_FATAL. */
+int32_t dukshim_debug_fatal(dukshim_engine *engine, const char *message);
+int32_t dukshim_debug_throw_unprotected(dukshim_engine *engine);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* SC_DUK_SHIM_H */
+#endif /* DUKSHIM_H */

@@ -1,4 +1,5 @@
 import CStateCore
+import Synchronization
 
 /// Sizes and bounds of a running machine.
 ///
@@ -13,6 +14,13 @@ public struct MachineOptions: Sendable {
     public var maximumStepsPerMacrostep: Int = 100_000
     /// Capacity of the core's own external queue (used by C hosts; Swift queues its own).
     public var externalQueueCapacity: Int = 16
+    /// Events the machine's own actions queued (an SCXML `<send>` to itself) that one call of
+    /// ``Machine/start()`` or ``Machine/send(_:)`` processes after its own event, before it is
+    /// stopped with ``MachineError/tooManyQueuedEvents(limit:discarded:configuration:)``. Each
+    /// event is a whole macrostep, so ``maximumStepsPerMacrostep`` cannot see a chart that
+    /// re-sends an event on every entry: without this bound such a send never returns, and a
+    /// chart that sends two per entry grows its queue without end. Default 10,000.
+    public var maximumQueuedEventsPerSend: Int = 10_000
 
     /// Options with the given bounds; the defaults suit almost every chart.
     public init(internalQueueCapacity: Int = 256, maximumStepsPerMacrostep: Int = 100_000) {
@@ -37,6 +45,15 @@ public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
     case notStarted
     /// ``Machine/start()`` was called twice.
     case alreadyStarted
+    /// One send (or ``Machine/start()``) processed `limit` events the chart had queued for
+    /// itself (``MachineOptions/maximumQueuedEventsPerSend``) and more kept coming: the
+    /// `discarded` events still queued were dropped. The machine stopped between two
+    /// macrosteps, in the (legal) `configuration` given; it can still receive events.
+    case tooManyQueuedEvents(limit: Int, discarded: Int, configuration: [String])
+    /// ``Machine/interrupt()`` stopped the macrostep between two microsteps (or before the
+    /// next queued event), in the (legal) `configuration` given; events still queued were
+    /// dropped. The machine stays interrupted until ``Machine/clearInterrupt()``.
+    case interrupted(configuration: [String])
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -49,6 +66,10 @@ public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the machine has not been started; call start() first"
         case .alreadyStarted:
             return "the machine has already been started"
+        case .tooManyQueuedEvents(let limit, let discarded, let configuration):
+            return "the chart kept sending events to itself: one send processed \(limit) queued events (MachineOptions.maximumQueuedEventsPerSend) and \(discarded) more were discarded; stopped in [\(configuration.joined(separator: ", "))]"
+        case .interrupted(let configuration):
+            return "interrupted between two microsteps; stopped in [\(configuration.joined(separator: ", "))]"
         }
     }
 }
@@ -98,6 +119,8 @@ public final class Machine: @unchecked Sendable {
     let scheduler: DelayedEventScheduler
     /// The typed ``StateMachine`` wrapping this machine, if any (set once, before sharing).
     weak var typedOwner: AnyObject?
+    /// Set by ``interrupt()`` from any thread (see `Machine+Interrupt.swift`).
+    let interruptFlag = Atomic<Bool>(false)
 
     /// The compiled chart this machine runs.
     public let chart: CompiledChart
@@ -238,7 +261,8 @@ public final class Machine: @unchecked Sendable {
     }
 
     /// Processes the events actions and observers queued, in order, including those queued
-    /// while draining. On an error the rest is dropped (their payloads released).
+    /// while draining, up to ``MachineOptions/maximumQueuedEventsPerSend`` of them. On an error
+    /// the rest is dropped (their payloads released).
     func drainPending() throws {
         var next = 0
         defer {
@@ -249,6 +273,13 @@ public final class Machine: @unchecked Sendable {
             runtime.externalQueue.removeAll(keepingCapacity: true)
         }
         while next < runtime.externalQueue.count {
+            if isInterrupted {
+                throw MachineError.interrupted(configuration: runtime.activeStates(atomicOnly: true))
+            }
+            if next == runtime.maximumQueuedEvents {
+                throw MachineError.tooManyQueuedEvents(limit: next, discarded: runtime.externalQueue.count - next,
+                                                       configuration: runtime.activeStates(atomicOnly: true))
+            }
             let event = runtime.externalQueue[next]
             next += 1
             _ = try dispatch(event)
@@ -281,6 +312,9 @@ public final class Machine: @unchecked Sendable {
             runtime.clearExternalQueue()
             throw MachineError.runaway(steps: runtime.maximumSteps,
                                        configuration: runtime.activeStates(atomicOnly: true))
+        case SC_ERR_INTERRUPTED:
+            runtime.clearExternalQueue()
+            throw MachineError.interrupted(configuration: runtime.activeStates(atomicOnly: true))
         case SC_ERR_QUEUE_FULL:
             throw MachineError.queueFull(event: "?", queue: "internal")
         case SC_ERR_NOT_STARTED:

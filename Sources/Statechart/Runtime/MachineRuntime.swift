@@ -8,6 +8,7 @@ import CStateCore
 final class MachineRuntime {
     let chart: CompiledChart
     let maximumSteps: Int
+    let maximumQueuedEvents: Int
     let internalQueueCapacity: Int
     private(set) var core: OpaquePointer!
     weak var owner: Machine?
@@ -114,6 +115,7 @@ final class MachineRuntime {
     init(chart: CompiledChart, options: MachineOptions) {
         self.chart = chart
         self.maximumSteps = options.maximumStepsPerMacrostep
+        self.maximumQueuedEvents = max(options.maximumQueuedEventsPerSend, 0)
         self.internalQueueCapacity = options.internalQueueCapacity
         var host = sc_host()
         host.context = nil

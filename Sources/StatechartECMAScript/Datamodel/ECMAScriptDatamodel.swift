@@ -25,8 +25,12 @@ import StatechartSCXML
 /// Host functions registered in ``SCXMLMachine/Options/functions`` are global functions, host
 /// values in ``SCXMLMachine/Options/values`` read-only globals.
 ///
-/// - Important: Duktape cannot interrupt a running script: `while (true) {}` in a document
-///   blocks its machine forever (see ``ECMAScriptEngine``).
+/// Scripts are bounded by ``SCXMLMachine/Options/scriptLimits``: one evaluation (a `cond`, an
+/// `expr`, a `<script>`, each `<foreach>` step, `<data>`, `<assign>`, ...) stops after
+/// ``SCXMLScriptLimits/timePerEvaluation`` (default 1 s), and the heaps of all sessions of one
+/// document tree (this machine and the ones its `<invoke>`s start) hold at most
+/// ``SCXMLScriptLimits/memoryPerDocumentTree`` bytes together (default 256 MiB). Either raises
+/// `error.execution` like any script error; the machine stays in a legal configuration.
 public final class ECMAScriptDatamodel: SCXMLDatamodel {
     public static let names = ["ecmascript"]
 
@@ -43,7 +47,11 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
     /// Creates the engine and binds the system variables, `In()`, and the host's functions and
     /// values.
     public init(services: SCXMLSessionServices) throws {
-        engine = try ECMAScriptEngine()
+        let limits = services.scriptLimits
+        let budget = services.documentTree.resource(ECMAScriptMemoryBudget.self) {
+            ECMAScriptMemoryBudget(limit: limits.memoryPerDocumentTree)
+        }
+        engine = try ECMAScriptEngine(memoryBudget: budget, timeLimit: limits.timePerEvaluation)
         self.services = services
         try engine.execute(script: ECMAScriptDOM.prelude)
         try engine.setReadOnly("_sessionid", value: .string(services.sessionID))
@@ -80,7 +88,24 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
             try engine.execute(script: code)
         case .src(let uri):
             guard let services else { throw SCXMLExecutionError("the session has ended") }
-            try engine.execute(script: try services.loadResource(uri))
+            let code = try services.loadResource(uri)
+            do {
+                try engine.execute(script: code)
+            } catch {
+                // The error names the script by its src, never by its text: the file's
+                // contents must not reach the error event's data (or a log).
+                throw error.namingSource("<script src=\"\(uri)\">")
+            }
         }
+    }
+}
+
+extension ScriptError {
+    /// The same error with `expression` replaced by `name` (`<script src="lib.js">`): for code
+    /// read from a file, whose contents must not be copied into error events and logs.
+    func namingSource(_ name: String) -> ScriptError {
+        var copy = self
+        copy.expression = name
+        return copy
     }
 }

@@ -27,7 +27,7 @@ extension ECMAScriptEngine {
     /// try engine.evaluateOptional("null")          // .null
     /// ```
     public func evaluateOptional(_ expression: String) throws(ScriptError) -> DataValue? {
-        try run(expression, kind: SC_DUK_SOURCE_EXPRESSION, result: SC_DUK_RESULT_DATA)
+        try run(expression, kind: DUKSHIM_SOURCE_EXPRESSION, result: DUKSHIM_RESULT_DATA)
         return try decodedResult(source: expression)
     }
 
@@ -38,9 +38,9 @@ extension ECMAScriptEngine {
     /// try engine.evaluateBoolean("[]")             // true
     /// ```
     public func evaluateBoolean(_ expression: String) throws(ScriptError) -> Bool {
-        try run(expression, kind: SC_DUK_SOURCE_EXPRESSION, result: SC_DUK_RESULT_BOOLEAN)
+        try run(expression, kind: DUKSHIM_SOURCE_EXPRESSION, result: DUKSHIM_RESULT_BOOLEAN)
         var length = 0
-        let bytes = sc_duk_result(handle, &length)
+        let bytes = dukshim_result(handle, &length)
         return length == 1 && bytes?.pointee == UInt8(ascii: "t")
     }
 
@@ -51,7 +51,7 @@ extension ECMAScriptEngine {
     /// try engine.evaluateString("undefined")       // "undefined"
     /// ```
     public func evaluateString(_ expression: String) throws(ScriptError) -> String {
-        try run(expression, kind: SC_DUK_SOURCE_EXPRESSION, result: SC_DUK_RESULT_STRING)
+        try run(expression, kind: DUKSHIM_SOURCE_EXPRESSION, result: DUKSHIM_RESULT_STRING)
         guard case .string(let string)? = try decodedResult(source: expression) else {
             throw ScriptError(name: "InternalError", message: "string conversion produced no string", expression: expression)
         }
@@ -66,7 +66,7 @@ extension ECMAScriptEngine {
     /// try engine.evaluate("total")                 // .number(6)
     /// ```
     public func execute(script: String) throws(ScriptError) {
-        try run(script, kind: SC_DUK_SOURCE_SCRIPT, result: SC_DUK_RESULT_NONE)
+        try run(script, kind: DUKSHIM_SOURCE_SCRIPT, result: DUKSHIM_RESULT_NONE)
     }
 
     /// Compiles an expression without running it, reporting syntax errors early.
@@ -75,7 +75,7 @@ extension ECMAScriptEngine {
     /// try engine.checkSyntax(expression: "a +")    // throws SyntaxError
     /// ```
     public func checkSyntax(expression: String) throws(ScriptError) {
-        try run(expression, kind: SC_DUK_SOURCE_EXPRESSION, result: SC_DUK_RESULT_NONE, compileOnly: true)
+        try run(expression, kind: DUKSHIM_SOURCE_EXPRESSION, result: DUKSHIM_RESULT_NONE, compileOnly: true)
     }
 
     /// Compiles a script without running it, reporting syntax errors early.
@@ -84,11 +84,11 @@ extension ECMAScriptEngine {
     /// try engine.checkSyntax(script: "var x = ;")  // throws SyntaxError
     /// ```
     public func checkSyntax(script: String) throws(ScriptError) {
-        try run(script, kind: SC_DUK_SOURCE_SCRIPT, result: SC_DUK_RESULT_NONE, compileOnly: true)
+        try run(script, kind: DUKSHIM_SOURCE_SCRIPT, result: DUKSHIM_RESULT_NONE, compileOnly: true)
     }
 
     func run(_ source: String, kind: Int32, result: Int32, compileOnly: Bool = false) throws(ScriptError) {
-        let status = withUTF8(source) { sc_duk_eval(handle, $0, $1, kind, result, compileOnly ? 1 : 0) }
+        let status = withUTF8(source) { dukshim_eval(handle, $0, $1, kind, result, compileOnly ? 1 : 0) }
         try check(status, source: source)
     }
 }

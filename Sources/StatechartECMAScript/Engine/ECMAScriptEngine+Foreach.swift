@@ -34,7 +34,7 @@ extension ECMAScriptEngine {
     public func storeForeachCopy(of arrayExpression: String, as key: String) throws(ScriptError) -> Int {
         var count: Int64 = 0
         let status = withUTF8(key) { key, keyLength in
-            withUTF8(arrayExpression) { sc_duk_store_array_copy(handle, key, keyLength, $0, $1, &count) }
+            withUTF8(arrayExpression) { dukshim_store_array_copy(handle, key, keyLength, $0, $1, &count) }
         }
         try check(status, source: arrayExpression)
         return Int(count)

@@ -25,7 +25,7 @@ extension ECMAScriptEngine {
     public func registerFunction(_ name: String, _ body: @escaping ([DataValue]) throws -> DataValue) throws(ScriptError) {
         let existing = hostFunctionIDs[name]
         let id = existing ?? Int32(hostFunctions.count)
-        let status = withUTF8(name) { sc_duk_register_function(handle, $0, $1, id) }
+        let status = withUTF8(name) { dukshim_register_function(handle, $0, $1, id) }
         try check(status, source: name)
         if existing != nil {
             hostFunctions[Int(id)] = body
@@ -50,7 +50,7 @@ extension ECMAScriptEngine {
         do {
             let result = try body(values)
             return withEncoded(result) { bytes, length in
-                sc_duk_host_set_result(handle, bytes?.assumingMemoryBound(to: UInt8.self), length)
+                dukshim_host_set_result(handle, bytes?.assumingMemoryBound(to: UInt8.self), length)
             }
         } catch let error as ScriptError {
             return reportHostError(name: error.name, message: error.message)
@@ -60,7 +60,7 @@ extension ECMAScriptEngine {
     }
 
     private func reportHostError(name: String, message: String) -> Int32 {
-        _ = sc_duk_host_set_error(handle, name, message)
-        return SC_DUK_ERROR
+        _ = dukshim_host_set_error(handle, name, message)
+        return DUKSHIM_ERROR
     }
 }

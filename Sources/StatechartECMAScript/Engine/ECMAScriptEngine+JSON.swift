@@ -10,8 +10,8 @@ extension ECMAScriptEngine {
     /// engine.parseJSON("not json")                   // nil
     /// ```
     public func parseJSON(_ text: String) -> DataValue? {
-        let status = withUTF8(text) { sc_duk_parse_json(handle, $0, $1) }
-        guard status == SC_DUK_OK else { return nil }
+        let status = withUTF8(text) { dukshim_parse_json(handle, $0, $1) }
+        guard status == DUKSHIM_OK else { return nil }
         return try? decodedResult(source: text) ?? .null
     }
 }

@@ -13,7 +13,7 @@ extension ECMAScriptEngine {
     /// ```
     public func store(_ value: DataValue, as key: String) throws(ScriptError) {
         let status = withUTF8(key) { key, keyLength in
-            withEncoded(value) { sc_duk_store(handle, key, keyLength, SC_DUK_VALUE_DATA, $0, $1, -1) }
+            withEncoded(value) { dukshim_store(handle, key, keyLength, DUKSHIM_VALUE_DATA, $0, $1, -1) }
         }
         try check(status, source: key)
     }
@@ -25,7 +25,7 @@ extension ECMAScriptEngine {
     /// ```
     public func store(evaluating expression: String, as key: String) throws(ScriptError) {
         let status = withUTF8(key) { key, keyLength in
-            withUTF8(expression) { sc_duk_store(handle, key, keyLength, SC_DUK_VALUE_EXPRESSION, $0, $1, -1) }
+            withUTF8(expression) { dukshim_store(handle, key, keyLength, DUKSHIM_VALUE_EXPRESSION, $0, $1, -1) }
         }
         try check(status, source: expression)
     }
@@ -38,7 +38,7 @@ extension ECMAScriptEngine {
     /// - Throws: ``ScriptError`` (`ReferenceError`) when nothing is stored under `key`,
     ///   (`TypeError`) when the value is not convertible.
     public func storedValue(_ key: String) throws(ScriptError) -> DataValue {
-        let status = withUTF8(key) { sc_duk_stored_value(handle, $0, $1) }
+        let status = withUTF8(key) { dukshim_stored_value(handle, $0, $1) }
         try check(status, source: key)
         return try decodedResult(source: key) ?? .null
     }
@@ -50,7 +50,7 @@ extension ECMAScriptEngine {
     /// ```
     public func hasStoredValue(_ key: String) -> Bool {
         var exists: Int32 = 0
-        _ = withUTF8(key) { sc_duk_has_stored(handle, $0, $1, &exists) }
+        _ = withUTF8(key) { dukshim_has_stored(handle, $0, $1, &exists) }
         return exists != 0
     }
 
@@ -60,7 +60,7 @@ extension ECMAScriptEngine {
     /// try engine.removeStoredValue("event")
     /// ```
     public func removeStoredValue(_ key: String) throws(ScriptError) {
-        let status = withUTF8(key) { sc_duk_remove_stored(handle, $0, $1) }
+        let status = withUTF8(key) { dukshim_remove_stored(handle, $0, $1) }
         try check(status, source: key)
     }
 
@@ -74,7 +74,7 @@ extension ECMAScriptEngine {
     public func setStoredMember(_ member: String, of key: String, toStoredValue valueKey: String) throws(ScriptError) {
         let status = withUTF8(key) { key, keyLength in
             withUTF8(member) { member, memberLength in
-                withUTF8(valueKey) { sc_duk_set_stored_member(handle, key, keyLength, member, memberLength, $0, $1) }
+                withUTF8(valueKey) { dukshim_set_stored_member(handle, key, keyLength, member, memberLength, $0, $1) }
             }
         }
         try check(status, source: key)
@@ -87,7 +87,7 @@ extension ECMAScriptEngine {
     /// ```
     public func declare(_ name: String, storedValue key: String) throws(ScriptError) {
         let status = withUTF8(name) { name, nameLength in
-            withUTF8(key) { sc_duk_declare(handle, name, nameLength, SC_DUK_VALUE_STORED, $0, $1, -1) }
+            withUTF8(key) { dukshim_declare(handle, name, nameLength, DUKSHIM_VALUE_STORED, $0, $1, -1) }
         }
         try check(status, source: name)
     }
@@ -105,7 +105,7 @@ extension ECMAScriptEngine {
             throw ScriptError(name: "RangeError", message: "element \(element) out of range", expression: location)
         }
         let status = withUTF8(location) { location, locationLength in
-            withUTF8(key) { sc_duk_assign(handle, location, locationLength, SC_DUK_VALUE_STORED, $0, $1, index) }
+            withUTF8(key) { dukshim_assign(handle, location, locationLength, DUKSHIM_VALUE_STORED, $0, $1, index) }
         }
         try check(status, source: location)
     }

@@ -18,7 +18,7 @@ extension ECMAScriptEngine {
     /// ```
     public func setReadOnly(_ name: String, value: DataValue) throws(ScriptError) {
         let status = withUTF8(name) { name, nameLength in
-            withEncoded(value) { sc_duk_set_readonly(handle, name, nameLength, SC_DUK_VALUE_DATA, $0, $1, -1) }
+            withEncoded(value) { dukshim_set_readonly(handle, name, nameLength, DUKSHIM_VALUE_DATA, $0, $1, -1) }
         }
         try check(status, source: name)
     }
@@ -37,7 +37,7 @@ extension ECMAScriptEngine {
     /// ```
     public func setReadOnly(_ name: String, storedValue key: String) throws(ScriptError) {
         let status = withUTF8(name) { name, nameLength in
-            withUTF8(key) { sc_duk_set_readonly(handle, name, nameLength, SC_DUK_VALUE_STORED, $0, $1, -1) }
+            withUTF8(key) { dukshim_set_readonly(handle, name, nameLength, DUKSHIM_VALUE_STORED, $0, $1, -1) }
         }
         try check(status, source: name)
     }

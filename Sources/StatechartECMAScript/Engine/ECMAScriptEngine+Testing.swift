@@ -4,14 +4,14 @@ import CDuktapeShim
 extension ECMAScriptEngine {
     /// Calls `duk_fatal` inside an operation; returns the resulting error.
     func triggerFatalErrorForTesting(_ message: String) -> ScriptError {
-        _ = sc_duk_debug_fatal(handle, message)
+        _ = dukshim_debug_fatal(handle, message)
         return lastError(source: "")
     }
 
     /// Throws a JS error outside any protected call (Duktape then calls the fatal handler).
     /// Must not be called from inside a host function.
     func throwUnprotectedForTesting() -> ScriptError {
-        _ = sc_duk_debug_throw_unprotected(handle)
+        _ = dukshim_debug_throw_unprotected(handle)
         return lastError(source: "")
     }
 }

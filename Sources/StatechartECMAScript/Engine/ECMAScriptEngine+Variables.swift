@@ -12,7 +12,7 @@ extension ECMAScriptEngine {
     ///   non-writable built-in such as `undefined`.
     public func declare(_ name: String, value: DataValue = .null) throws(ScriptError) {
         let status = withUTF8(name) { name, nameLength in
-            withEncoded(value) { sc_duk_declare(handle, name, nameLength, SC_DUK_VALUE_DATA, $0, $1, -1) }
+            withEncoded(value) { dukshim_declare(handle, name, nameLength, DUKSHIM_VALUE_DATA, $0, $1, -1) }
         }
         try check(status, source: name)
     }
@@ -26,7 +26,7 @@ extension ECMAScriptEngine {
     /// ```
     public func declare(_ name: String, expression: String) throws(ScriptError) {
         let status = withUTF8(name) { name, nameLength in
-            withUTF8(expression) { sc_duk_declare(handle, name, nameLength, SC_DUK_VALUE_EXPRESSION, $0, $1, -1) }
+            withUTF8(expression) { dukshim_declare(handle, name, nameLength, DUKSHIM_VALUE_EXPRESSION, $0, $1, -1) }
         }
         try check(status, source: expression)
     }
@@ -44,7 +44,7 @@ extension ECMAScriptEngine {
     /// ```
     public func assign(location: String, expression: String) throws(ScriptError) {
         let status = withUTF8(location) { location, locationLength in
-            withUTF8(expression) { sc_duk_assign(handle, location, locationLength, SC_DUK_VALUE_EXPRESSION, $0, $1, -1) }
+            withUTF8(expression) { dukshim_assign(handle, location, locationLength, DUKSHIM_VALUE_EXPRESSION, $0, $1, -1) }
         }
         try check(status, source: "\(location) = \(expression)")
     }
@@ -56,7 +56,7 @@ extension ECMAScriptEngine {
     /// ```
     public func assign(location: String, value: DataValue) throws(ScriptError) {
         let status = withUTF8(location) { location, locationLength in
-            withEncoded(value) { sc_duk_assign(handle, location, locationLength, SC_DUK_VALUE_DATA, $0, $1, -1) }
+            withEncoded(value) { dukshim_assign(handle, location, locationLength, DUKSHIM_VALUE_DATA, $0, $1, -1) }
         }
         try check(status, source: location)
     }
@@ -72,7 +72,7 @@ extension ECMAScriptEngine {
     /// ```
     /// - Note: The location is evaluated, so it should have no side effects.
     public func isDeclared(_ location: String) -> Bool {
-        (try? run(location, kind: SC_DUK_SOURCE_EXPRESSION, result: SC_DUK_RESULT_NONE)) != nil
+        (try? run(location, kind: DUKSHIM_SOURCE_EXPRESSION, result: DUKSHIM_RESULT_NONE)) != nil
     }
 
     /// The value at `location` (an identifier or member expression) converted to data.

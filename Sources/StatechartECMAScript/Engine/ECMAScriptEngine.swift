@@ -30,58 +30,132 @@ import Statechart
 /// No script can crash the process: every operation runs in a Duktape protected call, and
 /// script errors surface as ``ScriptError``. Duktape's fatal handler is installed as a last
 /// resort; if it ever runs, the operation fails with a ``ScriptError/isFatal`` error and
-/// the engine refuses every later call (``hasFailedFatally``). Runaway allocation is stopped
-/// by ``memoryLimit`` (Duktape then throws `Error: alloc failed`, after a garbage collection).
+/// the engine refuses every later call (``hasFailedFatally``).
 ///
-/// - Important: Runaway *loops* cannot be interrupted. Debian's Duktape 2.7 (`duktape-dev`)
-///   is built without `DUK_USE_EXEC_TIMEOUT_CHECK` (see `/usr/include/duk_config.h`), the
-///   only hook Duktape offers to abort running bytecode, and the option is compiled into
-///   `libduktape.so`. `while (true) {}` therefore blocks the calling thread forever. A timeout
-///   needs a Duktape build with that option (then: an interrupt check in the shim).
+/// ## Limits
+///
+/// - **Time**: each operation (an evaluation, a script, an assignment, ...) stops after
+///   ``timeLimit`` with `RangeError: execution timeout: ...`, also inside `try`/`catch`
+///   (the error cannot be caught), `eval`, callbacks of built-ins and finalizers. The engine
+///   stays usable. This works because the project links a Duktape built by
+///   `scripts/build-duktape.sh` from Debian's source package with `DUK_USE_EXEC_TIMEOUT_CHECK`
+///   (Debian's own `libduktape` cannot stop running bytecode); Duktape checks the clock every
+///   256K bytecode instructions. A single built-in call that runs long without bytecode
+///   (a regular expression backtracking, sorting a huge array without a comparator) ends when
+///   it returns; regular expressions are bounded by Duktape's own step limit.
+/// - **Memory**: the heap's blocks (payload and bookkeeping) count against a
+///   ``ECMAScriptMemoryBudget``, which several engines may share (the ECMAScript datamodel shares
+///   one per SCXML document tree). An allocation past it is refused; Duktape collects garbage,
+///   then throws `Error: alloc failed: ...` inside the running script.
+///
+/// ```swift
+/// let engine = try ECMAScriptEngine(memoryLimit: 16 << 20, timeLimit: .milliseconds(100))
+/// try engine.execute(script: "while (true) {}")   // throws RangeError after 100 ms
+/// ```
 public final class ECMAScriptEngine {
-    /// The default heap limit: 256 MiB of script data.
+    /// The default heap limit: 256 MiB.
     ///
     /// ```swift
     /// let roomy = try ECMAScriptEngine(memoryLimit: 4 * ECMAScriptEngine.defaultMemoryLimit)
     /// ```
     public static let defaultMemoryLimit = 256 * 1024 * 1024
 
-    /// The heap limit in bytes given at creation (0: unlimited).
+    /// The default time limit of one operation: 1 second.
+    ///
+    /// ```swift
+    /// let patient = try ECMAScriptEngine(timeLimit: ECMAScriptEngine.defaultTimeLimit * 10)
+    /// ```
+    public static let defaultTimeLimit = Duration.seconds(1)
+
+    /// The byte limit of the engine's memory budget (0: unlimited), shared with the other
+    /// engines of the same budget.
     ///
     /// ```swift
     /// try ECMAScriptEngine(memoryLimit: 1 << 20).memoryLimit   // 1048576
     /// ```
-    public let memoryLimit: Int
+    public var memoryLimit: Int { memoryBudget.limit }
+
+    /// The budget this engine's heap counts against.
+    ///
+    /// ```swift
+    /// let shared = engine.memoryBudget                          // for another engine
+    /// let sibling = try ECMAScriptEngine(memoryBudget: shared)
+    /// ```
+    public let memoryBudget: ECMAScriptMemoryBudget
 
     let handle: OpaquePointer
     var hostFunctions: [([DataValue]) throws -> DataValue] = []
     var hostFunctionIDs: [String: Int32] = [:]
     var foreachDepth = 0
 
-    /// Creates a heap with the standard built-ins and no variables.
+    /// Creates a heap with the standard built-ins and no variables, with a budget of its own.
     ///
     /// ```swift
-    /// let engine = try ECMAScriptEngine(memoryLimit: 16 << 20)
+    /// let engine = try ECMAScriptEngine(memoryLimit: 16 << 20, timeLimit: .seconds(2))
     /// ```
-    /// - Parameter memoryLimit: bytes the heap may allocate (0: unlimited). Beyond it, scripts
-    ///   fail with `Error: alloc failed`.
+    /// - Parameters:
+    ///   - memoryLimit: bytes the heap may hold (0: unlimited). Beyond it, scripts fail with
+    ///     `Error: alloc failed: ...`.
+    ///   - timeLimit: how long one operation may run (`nil`: no limit). Beyond it, scripts fail
+    ///     with `RangeError: execution timeout: ...`.
     /// - Throws: ``ScriptError`` if the heap cannot be created.
-    public init(memoryLimit: Int = ECMAScriptEngine.defaultMemoryLimit) throws(ScriptError) {
-        guard let handle = sc_duk_engine_create(max(0, memoryLimit)) else {
-            throw ScriptError(name: "Error", message: "could not create a Duktape heap")
+    public convenience init(memoryLimit: Int = ECMAScriptEngine.defaultMemoryLimit,
+                            timeLimit: Duration? = ECMAScriptEngine.defaultTimeLimit) throws(ScriptError) {
+        try self.init(memoryBudget: ECMAScriptMemoryBudget(limit: memoryLimit), timeLimit: timeLimit)
+    }
+
+    /// Creates a heap that counts against a shared budget.
+    ///
+    /// ```swift
+    /// let budget = ECMAScriptMemoryBudget(limit: 64 << 20)
+    /// let a = try ECMAScriptEngine(memoryBudget: budget)
+    /// let b = try ECMAScriptEngine(memoryBudget: budget)     // a and b hold 64 MiB at most together
+    /// ```
+    /// - Throws: ``ScriptError`` if the heap cannot be created (also when the budget has no
+    ///   room for a fresh heap, about 100 KB).
+    public init(memoryBudget: ECMAScriptMemoryBudget,
+                timeLimit: Duration? = ECMAScriptEngine.defaultTimeLimit) throws(ScriptError) {
+        guard let handle = dukshim_engine_create(memoryBudget.handle, Self.nanoseconds(timeLimit)) else {
+            throw ScriptError(name: "Error", message: memoryBudget.limit > 0 && memoryBudget.inUse > 0
+                ? "could not create a Duktape heap (memory budget: \(memoryBudget.inUse) of \(memoryBudget.limit) bytes in use)"
+                : "could not create a Duktape heap")
         }
         self.handle = handle
-        self.memoryLimit = max(0, memoryLimit)
+        self.memoryBudget = memoryBudget
         // Unretained: the heap (and so every call coming back) never outlives `self`.
-        sc_duk_engine_set_host(handle, Unmanaged.passUnretained(self).toOpaque()) { context, _, id, arguments, length in
-            guard let context else { return SC_DUK_ERROR }
+        dukshim_engine_set_host(handle, Unmanaged.passUnretained(self).toOpaque()) { context, _, id, arguments, length in
+            guard let context else { return DUKSHIM_ERROR }
             let engine = Unmanaged<ECMAScriptEngine>.fromOpaque(context).takeUnretainedValue()
             return engine.callHostFunction(id: id, arguments: UnsafeRawBufferPointer(start: arguments, count: length))
         }
     }
 
+    /// How long one operation may run before it is stopped with `RangeError: execution
+    /// timeout` (`nil`: no limit; precision: milliseconds). Applies from the next operation on.
+    ///
+    /// ```swift
+    /// engine.timeLimit = .milliseconds(50)
+    /// try engine.execute(script: "for (;;) {}")            // throws after 50 ms
+    /// ```
+    public var timeLimit: Duration? {
+        get {
+            let nanoseconds = dukshim_engine_time_limit(handle)
+            return nanoseconds == 0 ? nil : .nanoseconds(Int64(clamping: nanoseconds))
+        }
+        set { dukshim_engine_set_time_limit(handle, Self.nanoseconds(newValue)) }
+    }
+
+    /// `nil` and non-positive durations mean "no limit" (0); at least 1 ns otherwise.
+    static func nanoseconds(_ duration: Duration?) -> UInt64 {
+        guard let duration, duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return UInt64.max / 2 }
+        return max(1, whole &+ UInt64(attoseconds / 1_000_000_000))
+    }
+
     deinit {
-        sc_duk_engine_destroy(handle)
+        dukshim_engine_destroy(handle)
     }
 
     /// `true` once Duktape's fatal handler ran; every call then throws a fatal ``ScriptError``.
@@ -91,16 +165,17 @@ public final class ECMAScriptEngine {
     /// if engine.hasFailedFatally { engine = try ECMAScriptEngine() }
     /// ```
     public var hasFailedFatally: Bool {
-        sc_duk_engine_is_poisoned(handle) != 0
+        dukshim_engine_is_poisoned(handle) != 0
     }
 
-    /// Bytes currently allocated by the heap (about 100 KB for a fresh engine).
+    /// Bytes currently held by this heap, with the shim's bookkeeping (about 100 KB for a
+    /// fresh engine); the budget's ``ECMAScriptMemoryBudget/inUse`` adds up all its engines.
     ///
     /// ```swift
     /// print(engine.memoryInUse, "of", engine.memoryLimit)
     /// ```
     public var memoryInUse: Int {
-        sc_duk_engine_memory_in_use(handle)
+        dukshim_engine_memory_in_use(handle)
     }
 
     /// Runs a full garbage collection (Duktape also frees most garbage immediately, by
@@ -110,22 +185,22 @@ public final class ECMAScriptEngine {
     /// try engine.collectGarbage()
     /// ```
     public func collectGarbage() throws(ScriptError) {
-        try check(sc_duk_collect_garbage(handle), source: "")
+        try check(dukshim_collect_garbage(handle), source: "")
     }
 
     // MARK: - Plumbing shared by the extensions
 
     /// Throws the engine's last error unless `status` is success.
     func check(_ status: Int32, source: String) throws(ScriptError) {
-        guard status != SC_DUK_OK else { return }
+        guard status != DUKSHIM_OK else { return }
         throw lastError(source: source)
     }
 
     func lastError(source: String) -> ScriptError {
-        let line = sc_duk_error_line(handle)
+        let line = dukshim_error_line(handle)
         return ScriptError(
-            name: String(cString: sc_duk_error_name(handle)),
-            message: String(cString: sc_duk_error_message(handle)),
+            name: String(cString: dukshim_error_name(handle)),
+            message: String(cString: dukshim_error_message(handle)),
             expression: source,
             line: line >= 0 ? Int(line) : nil
         )
@@ -134,7 +209,7 @@ public final class ECMAScriptEngine {
     /// Decodes the last operation's result; `nil` means `undefined`.
     func decodedResult(source: String) throws(ScriptError) -> DataValue? {
         var length = 0
-        let bytes = sc_duk_result(handle, &length)
+        let bytes = dukshim_result(handle, &length)
         do {
             return try ValueCoding.decode(UnsafeRawBufferPointer(start: bytes, count: length))
         } catch {

@@ -9,50 +9,111 @@ import Synchronization
 
 /// The receiving side of the BasicHTTP Event I/O Processor (SCXML C.2): one small HTTP server
 /// per process, bound to 127.0.0.1 only, on a port the system picks, started by the first
-/// session that accepts BasicHTTP. Each session is reached at `http://127.0.0.1:<port>/scxml/<sessionid>`.
+/// session that accepts BasicHTTP. Each session is reached at
+/// `http://127.0.0.1:<port>/scxml/<token>`, where the token is 128 random bits from the
+/// system's secure generator, made when the session first asks for its location: other
+/// users of the machine can connect to the port but cannot guess a session's path (its
+/// session id, which documents see and may send anywhere, is not in it).
 ///
 /// A POST becomes an external event of that session: named by its `_scxmleventname` parameter
 /// (query string or form body), else `HTTP.POST`; its other form parameters are `_event.data`
 /// (a body of another type is parsed as JSON, else kept as text); `_event.raw` is the request
 /// as received. The answer (`200 OK`) is sent once the event is queued. Other methods get
-/// `405`, unknown sessions `404`, form data that does not decode `400`.
+/// `405`, unknown paths `404`, form data that does not decode and malformed requests `400`.
+///
+/// Bounds (``Limits``): at most `maxConnections` connections are served at once, each on its
+/// own thread (more are answered `503` at once and closed); a request must arrive whole within
+/// its deadline (else `408`); its head and body are size-bounded (`431`, `413`); one request
+/// per connection. Reading is linear in the bytes received, however they are split.
 final class BasicHTTPServer: Sendable {
     static let shared = BasicHTTPServer()
 
+    /// The bounds of the server; see docs/SECURITY.md.
+    struct Limits: Sendable {
+        /// Connections served at once (each holds one thread until its request is answered).
+        var maxConnections = 32
+        /// The bounds of one request.
+        var request = HTTPMessage.Limits()
+    }
+
+    let limits: Limits
+
     private struct State {
+        var listener: Int32?
         var port: UInt16?
         var failed = false
-        var sessions: Set<String> = []
+        var stopped = false
+        var sessionByToken: [String: String] = [:]
+        var tokenBySession: [String: String] = [:]
+        var connections = 0
     }
     private let state = Mutex(State())
+
+    init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
 
     /// The session's URL, starting the server if needed; `nil` if it cannot listen.
     func location(of sessionID: String) -> String? {
         guard let port = startIfNeeded() else { return nil }
-        state.withLock { _ = $0.sessions.insert(sessionID) }
-        return "http://127.0.0.1:\(port)/scxml/\(sessionID)"
+        let token = state.withLock { state -> String in
+            if let token = state.tokenBySession[sessionID] { return token }
+            let token = Self.randomToken()
+            state.tokenBySession[sessionID] = token
+            state.sessionByToken[token] = sessionID
+            return token
+        }
+        return "http://127.0.0.1:\(port)/scxml/\(token)"
     }
 
     /// Stops routing requests to a released session.
     func forget(_ sessionID: String) {
-        state.withLock { _ = $0.sessions.remove(sessionID) }
+        state.withLock { state in
+            if let token = state.tokenBySession.removeValue(forKey: sessionID) {
+                state.sessionByToken[token] = nil
+            }
+        }
     }
 
-    /// Whether `url` points at this server.
-    func isLocal(_ url: URL) -> Bool {
+    /// Whether `target` points at this server.
+    func isLocal(_ target: BasicHTTPClient.Target) -> Bool {
         guard let port = state.withLock({ $0.port }) else { return false }
-        return (url.host == "127.0.0.1" || url.host == "localhost") && url.port == Int(port)
+        return target.isLoopback && target.port == Int(port)
+    }
+
+    /// Connections being served now.
+    var openConnections: Int { state.withLock { $0.connections } }
+
+    /// Closes the listening socket; connections being served finish. For tests, which start
+    /// servers of their own with small limits.
+    func stop() {
+        state.withLock { state in
+            state.stopped = true
+            // shutdown wakes the thread blocked in accept(); it closes the socket.
+            if let listener = state.listener { _ = shutdown(listener, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    /// 32 lowercase hex digits of the system's secure random generator (getrandom on Linux).
+    private static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let words = [generator.next() as UInt64, generator.next() as UInt64]
+        return words.map { word in
+            let hex = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 
     private func startIfNeeded() -> UInt16? {
         state.withLock { state -> UInt16? in
             if let port = state.port { return port }
-            if state.failed { return nil }
+            if state.failed || state.stopped { return nil }
             guard let (socket, port) = Self.listen() else {
                 state.failed = true
                 return nil
             }
             state.port = port
+            state.listener = socket
             let thread = Thread { [self] in self.acceptLoop(socket) }
             thread.name = "statechart.basichttp"
             thread.start()
@@ -93,42 +154,73 @@ final class BasicHTTPServer: Sendable {
     }
 
     private func acceptLoop(_ listener: Int32) {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
+                if state.withLock({ $0.stopped }) { return }
                 if errno == EINTR || errno == ECONNABORTED { continue }
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    usleep(10_000)      // out of descriptors or memory: wait for some to be freed
+                    continue
+                }
                 return
+            }
+            HTTPMessage.setSendTimeout(client, limits.request.deadline)
+            let admitted = state.withLock { state -> Bool in
+                guard state.connections < limits.maxConnections else { return false }
+                state.connections += 1
+                return true
+            }
+            guard admitted else {
+                // Answered here, without a thread: a short reply fits the socket's buffer.
+                try? HTTPMessage.write(Self.response(503, "Service Unavailable"), to: client, flags: Self.dontWait)
+                HTTPMessage.closeGracefully(client, wait: .zero)    // discard only what is there
+                continue
             }
             Thread.detachNewThread { [self] in
                 self.handle(client)
-                close(client)
+                HTTPMessage.closeGracefully(client, wait: .milliseconds(500))
+                state.withLock { $0.connections -= 1 }
             }
         }
     }
 
+    #if canImport(Glibc)
+    private static let dontWait = Int32(MSG_DONTWAIT)
+    #else
+    private static let dontWait: Int32 = 0
+    #endif
+
     private func handle(_ client: Int32) {
-        HTTPMessage.setTimeout(client, seconds: 10)
         let response: String
         do {
-            let (head, body, raw) = try HTTPMessage.read(from: client)
-            let request = try HTTPMessage.parseRequest(head: head, body: body, raw: raw)
-            response = respond(to: request)
+            let message = try HTTPMessage.read(from: client, isRequest: true, limits: limits.request)
+            response = respond(to: try HTTPMessage.parseRequest(message))
         } catch {
-            response = Self.response(400, "Bad Request")
+            guard error.status != 0 else { return }     // the connection failed: nobody to answer
+            response = Self.response(error.status, Self.reasons[error.status] ?? "Bad Request")
         }
         try? HTTPMessage.write(response, to: client)
     }
 
+    private static let reasons = [
+        400: "Bad Request", 408: "Request Timeout", 413: "Content Too Large",
+        431: "Request Header Fields Too Large", 501: "Not Implemented",
+    ]
+
     private func respond(to request: HTTPMessage.Request) -> String {
         guard request.method == "POST" else { return Self.response(405, "Method Not Allowed", extra: "Allow: POST\r\n") }
         guard request.path.hasPrefix("/scxml/") else { return Self.response(404, "Not Found") }
-        let sessionID = String(request.path.dropFirst(7))
-        guard state.withLock({ $0.sessions.contains(sessionID) }),
+        let token = String(request.path.dropFirst(7))
+        guard let sessionID = state.withLock({ $0.sessionByToken[token] }),
               let session = SessionRegistry.shared.session(sessionID) else {
             return Self.response(404, "Not Found")
         }
         guard let event = Self.event(from: request) else { return Self.response(400, "Bad Request") }
-        session.deliver(event)
+        // A full mailbox (SCXMLMachine.Options.maximumMailboxEvents) refuses the event: the
+        // client hears it, and a BasicHTTP <send> raises error.communication; nothing is lost silently.
+        guard session.deliver(event) else { return Self.response(503, "Service Unavailable") }
         return Self.response(200, "OK")
     }
 

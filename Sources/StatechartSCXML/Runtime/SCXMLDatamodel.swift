@@ -32,6 +32,10 @@ public protocol SCXMLSessionServices: AnyObject {
     /// The Event I/O Processors this session can be reached through (`_ioprocessors`): each
     /// type URI or short name (`"scxml"`, `"basichttp"`) mapped to the session's location.
     var ioProcessors: [String: String] { get }
+    /// Bounds for script engines (``SCXMLMachine/Options/scriptLimits``).
+    var scriptLimits: SCXMLScriptLimits { get }
+    /// What this session shares with the other sessions of its document tree.
+    var documentTree: SCXMLDocumentTree { get }
 }
 
 extension SCXMLSessionServices {

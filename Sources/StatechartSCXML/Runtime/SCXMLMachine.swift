@@ -31,7 +31,7 @@ public struct SCXMLLoadError: Error, Sendable, CustomStringConvertible, Localize
 /// (``sessionID``), and the sessions it starts with `<invoke>` run on their own queues. Events
 /// between sessions are never delivered synchronously: they wait in the receiving session's
 /// mailbox until its machine is free, so sessions messaging each other cannot deadlock. With
-/// ``Options/acceptsBasicHTTP`` the session also receives events over HTTP on 127.0.0.1.
+/// ``Options/basicHTTPServer`` the session also receives events over HTTP on 127.0.0.1.
 public final class SCXMLMachine: @unchecked Sendable {
     // @unchecked: `session` is only used with `machine` held (see SCXMLSession).
 
@@ -50,11 +50,69 @@ public final class SCXMLMachine: @unchecked Sendable {
         /// Host values the document's expressions may read, by variable name (read-only in
         /// datamodels with variables, such as ECMAScript; the null datamodel has none).
         public var values: [String: DataValue] = [:]
-        /// Whether sessions can receive events over HTTP: the BasicHTTP Event I/O Processor
-        /// (SCXML C.2). Its server starts with the first such session, listens on 127.0.0.1
-        /// only, on a port the system picks, and is listed in `_ioprocessors` as `basichttp`.
-        /// Sending with `type="...#BasicHTTPEventProcessor"` works either way.
-        public var acceptsBasicHTTP = false
+
+        // MARK: Network access (the BasicHTTP Event I/O Processor; docs/SECURITY.md)
+
+        /// When sessions receive events over HTTP: the BasicHTTP Event I/O Processor (SCXML
+        /// C.2). Its server starts with the first such session, listens on 127.0.0.1 only, on a
+        /// port the system picks; each session gets an unguessable path, listed in
+        /// `_ioprocessors` as `basichttp` (and ``SCXMLMachine/basicHTTPLocation``). Sending with
+        /// `type="...#BasicHTTPEventProcessor"` works either way, to the hosts ``httpHosts`` allows.
+        ///
+        /// ```swift
+        /// var options = SCXMLMachine.Options()
+        /// options.basicHTTPServer = .whenDocumentUsesIt
+        /// ```
+        public var basicHTTPServer: BasicHTTPServerUse = .never
+        /// `basicHTTPServer == .always`; setting it to `false` means `.never`.
+        public var acceptsBasicHTTP: Bool {
+            get { basicHTTPServer == .always }
+            set { basicHTTPServer = newValue ? .always : .never }
+        }
+        /// Which hosts a BasicHTTP `<send>` may reach: loopback only by default. A refused
+        /// target raises `error.communication` before any name lookup or connection.
+        ///
+        /// ```swift
+        /// var options = SCXMLMachine.Options()
+        /// options.httpHosts.hosts.insert("orders.example.com")
+        /// ```
+        public var httpHosts: HTTPHostAccess = .loopbackOnly
+
+        // MARK: Script engine bounds (the ECMAScript datamodel)
+
+        /// How long one script evaluation may run and how much memory the script heaps of one
+        /// document tree may hold (defaults: 1 s, 256 MiB). See ``SCXMLScriptLimits``.
+        public var scriptLimits = SCXMLScriptLimits()
+
+        // MARK: Files and bounds (hardening: what a document may read, how much work it may make)
+
+        /// The folder that every file named by `<data src>`, `<script src>` and `<invoke src>`
+        /// must lie inside, after symlinks and `..` are resolved; other paths give
+        /// `error.execution` (a `<script src>`: a load error). `nil`, the default, means the
+        /// folder of the document itself (the `baseURL` it was loaded with, the file's folder
+        /// for ``SCXMLMachine/init(contentsOf:options:)``); a document loaded from memory without
+        /// a `baseURL` may then read no file at all. Documents it invokes share the folder.
+        ///
+        /// ```swift
+        /// var options = SCXMLMachine.Options()
+        /// options.sourceDirectory = URL(fileURLWithPath: "/srv/charts")   // shared resources
+        /// ```
+        public var sourceDirectory: URL?
+        /// The largest file a `src` may name, in bytes; a larger one gives `error.execution`
+        /// (a `<script src>`: a load error) without being read. Default 16 MiB, as the parser's
+        /// ``SCXMLParser/Limits/maxDocumentSize`` (an invoked document obeys both).
+        public var maximumSourceSize = 16 * 1024 * 1024
+        /// How deep `<invoke>`s may nest: a document invoked by an invoked document is at
+        /// depth 2. An `<invoke>` past it gives `error.execution` and starts nothing; this is
+        /// what stops a document that invokes itself. Default 16.
+        public var maximumInvokeDepth = 16
+        /// How many invoked sessions one document tree may run at once (all depths counted);
+        /// an `<invoke>` past it gives `error.execution` and starts nothing. Default 256.
+        public var maximumInvokedSessions = 256
+        /// How many events may wait in one session's mailbox (events from other sessions, its
+        /// invocations and BasicHTTP); past it the sender gets `error.communication` (a
+        /// `<send>`) and the event is not delivered, never silently dropped. Default 1,000,000.
+        public var maximumMailboxEvents = 1_000_000
 
         /// Options accepting documents of the given datamodels; the first one also serves
         /// documents that declare none.
@@ -75,6 +133,13 @@ public final class SCXMLMachine: @unchecked Sendable {
     public let machine: Machine
     /// This session's id (`_sessionid`).
     public var sessionID: String { session.sessionID }
+    /// Where this session receives events over HTTP (`_ioprocessors['basichttp'].location`),
+    /// or `nil` when ``Options/basicHTTPServer`` gives it none.
+    ///
+    /// ```swift
+    /// if let url = machine.basicHTTPLocation { print("POST events to", url) }
+    /// ```
+    public var basicHTTPLocation: String? { session.ioProcessors["basichttp"] }
 
     let session: SCXMLSession
     private let finished = DispatchSemaphore(value: 0)
@@ -129,10 +194,15 @@ public final class SCXMLMachine: @unchecked Sendable {
         }
         let problems = datamodelType.check(document)
         if !problems.isEmpty { throw SCXMLLoadError(diagnostics: problems.sorted { $0.location < $1.location }) }
-        let scripts = try Self.loadScripts(of: document, baseURL: baseURL)
+        // The folder `src` may read from is the top document's, also for the documents it invokes.
+        let parentSession = parent?.session
+        let access = parentSession?.sourceAccess ?? SourceAccess(options: options, baseURL: baseURL)
+        let scripts = try Self.loadScripts(of: document, baseURL: baseURL, access: access)
 
         session = SCXMLSession(document: document, baseURL: baseURL, sessionID: Self.sessionCounter.next(),
-                               options: options, parent: parent, invokeValues: invokeValues)
+                               options: options, parent: parent, invokeValues: invokeValues, sourceAccess: access,
+                               invokeDepth: parentSession.map { $0.invokeDepth + 1 } ?? 0,
+                               tree: parentSession?.tree ?? SessionTree())
         session.preloaded = scripts
         let chart: CompiledChart
         do {
@@ -278,7 +348,7 @@ public final class SCXMLMachine: @unchecked Sendable {
 extension SCXMLMachine {
     /// The text of every `<script src>`, by URI; a script that cannot be loaded rejects the
     /// document (SCXML 5.8, W3C test 301).
-    static func loadScripts(of document: SCXMLDocument, baseURL: URL?) throws -> [String: String] {
+    static func loadScripts(of document: SCXMLDocument, baseURL: URL?, access: SourceAccess) throws -> [String: String] {
         var sources: [(String, SCXMLSourceLocation)] = []
         SCXMLDocumentWalker.visit(document) { item in
             switch item {
@@ -292,7 +362,7 @@ extension SCXMLMachine {
         var problems: [SCXMLDiagnostic] = []
         for (uri, location) in sources where texts[uri] == nil {
             do {
-                texts[uri] = try SCXMLSession.loadResource(uri, baseURL: baseURL)
+                texts[uri] = try access.readText(uri, baseURL: baseURL)
             } catch {
                 problems.append(SCXMLDiagnostic(location: location, element: "script",
                     message: "<script src=\"\(uri)\"> cannot be loaded, so the document is invalid: \(error)"))

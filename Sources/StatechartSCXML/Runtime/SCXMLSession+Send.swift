@@ -68,16 +68,20 @@ extension SCXMLSession {
         case parent(SCXMLSession, invokeID: String)
         case invoked(SCXMLInvocation)
         case session(SCXMLSession)
-        case http(URL)
+        case http(BasicHTTPClient.Target)
         case host(String)
     }
 
     func route(_ target: String?, type: String, sendID: String?) throws -> SendRoute {
         if Self.basicHTTPTypes.contains(type) {
-            guard let target, let url = URL(string: target), url.scheme?.lowercased() == "http", url.host != nil else {
-                throw SendFailure.communication("<send type=\"\(type)\"> needs an http:// target URL, not '\(target ?? "")'", sendID: sendID)
+            guard let target else {
+                throw SendFailure.communication("<send type=\"\(type)\"> needs an http:// target URL", sendID: sendID)
             }
-            return .http(url)
+            do {
+                return .http(try BasicHTTPClient.Target(target, access: options.httpHosts))
+            } catch {
+                throw SendFailure.communication("<send type=\"\(type)\"> to '\(target)': \(error)", sendID: sendID)
+            }
         }
         guard let target else { return .own }
         switch target {
@@ -127,11 +131,15 @@ extension SCXMLSession {
             outgoing.invocation = InvocationTag(parentSessionID: parent.sessionID, childSessionID: sessionID)
             sendToParent(outgoing)
         case .invoked(let invocation):
-            invocation.child.session.deliver(event)
+            guard invocation.child.session.deliver(event) else {
+                throw SendFailure.communication("<send> to '\(target ?? "")': \(invocation.child.session.mailboxFullMessage)", sendID: sendID)
+            }
         case .session(let session):
-            session.deliver(event)
-        case .http(let url):
-            try sendHTTP(event, to: url, ctx: ctx)
+            guard session.deliver(event) else {
+                throw SendFailure.communication("<send> to '\(target ?? "")': \(session.mailboxFullMessage)", sendID: sendID)
+            }
+        case .http(let target):
+            try sendHTTP(event, to: target, ctx: ctx)
         case .host(let target):
             guard let handler = hooks.withLock({ $0.send }), handler(event, target, type) else {
                 throw SendFailure.communication("<send> target '\(target)' cannot be reached", sendID: sendID)
@@ -143,8 +151,8 @@ extension SCXMLSession {
     /// server waits for the answer, so the event reaches its session before anything the
     /// sender does next; other servers are contacted on a background thread, and a failure
     /// comes back as `error.communication`.
-    private func sendHTTP(_ event: SCXMLEvent, to url: URL, ctx: ActionContext) throws {
-        let request = BasicHTTPClient.Request(url: url, event: event)
+    private func sendHTTP(_ event: SCXMLEvent, to url: BasicHTTPClient.Target, ctx: ActionContext) throws {
+        let request = BasicHTTPClient.Request(target: url, event: event)
         if BasicHTTPServer.shared.isLocal(url) {
             do { try BasicHTTPClient.post(request) } catch {
                 throw SendFailure.communication("<send> to \(url): \(error)", sendID: event.sendID)
@@ -152,11 +160,13 @@ extension SCXMLSession {
             return
         }
         let sendID = event.sendID
-        Thread.detachNewThread { [weak self] in
-            do { try BasicHTTPClient.post(request) } catch {
+        do {
+            try BasicHTTPClient.postInBackground(request) { [weak self] error in
                 self?.deliver(SCXMLEvent(name: "error.communication", type: .platform, sendID: sendID,
                                          data: .string("<send> to \(url): \(error)")))
             }
+        } catch {
+            throw SendFailure.communication("<send> to \(url): \(error)", sendID: sendID)
         }
     }
 }

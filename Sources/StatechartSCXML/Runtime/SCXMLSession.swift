@@ -12,9 +12,22 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     let baseURL: URL?
     let sessionID: String
     let options: SCXMLMachine.Options
+    /// What `src` may read (shared with the sessions this one invokes).
+    let sourceAccess: SourceAccess
+    /// 0 for a session the host started, its parent's depth + 1 for an invoked one.
+    let invokeDepth: Int
+    /// The invoked sessions of the whole document tree (shared with them), for
+    /// ``SCXMLMachine/Options/maximumInvokedSessions``.
+    let tree: SessionTree
+    /// Whether this session counts in `tree` (it was invoked and started); it stops counting
+    /// when it is freed.
+    var countsInTree = false
     var name: String? { document.name }
     var hostFunctions: [String: SCXMLHostFunction] { options.functions }
     var hostValues: [String: DataValue] { options.values }
+    var scriptLimits: SCXMLScriptLimits { options.scriptLimits }
+    /// Shared with the invoking session, so script memory is bounded per document tree.
+    let documentTree: SCXMLDocumentTree
     /// The datamodel. Reading it first binds `_event` when an event is waiting to be bound
     /// (see ``prepare(_:)``), so every use sees the event of the microstep being run.
     var datamodel: SCXMLDatamodel! {
@@ -141,14 +154,23 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     }
 
     init(document: SCXMLDocument, baseURL: URL?, sessionID: String, options: SCXMLMachine.Options,
-         parent: ParentLink? = nil, invokeValues: [String: DataValue] = [:]) {
+         parent: ParentLink? = nil, invokeValues: [String: DataValue] = [:], sourceAccess: SourceAccess,
+         invokeDepth: Int = 0, tree: SessionTree = SessionTree()) {
         self.document = document
+        self.sourceAccess = sourceAccess
+        self.invokeDepth = invokeDepth
+        self.tree = tree
         self.baseURL = baseURL
         self.sessionID = sessionID
         self.options = options
         self.parent = parent
+        self.documentTree = parent?.session?.documentTree ?? SCXMLDocumentTree()
         self.invokeValues = invokeValues
         self.worker = DispatchQueue(label: "statechart.scxml.session.\(sessionID)")
+    }
+
+    deinit {
+        if countsInTree { tree.release() }
     }
 
     func isActive(_ id: String) -> Bool { machine?.isActive(id) ?? false }
@@ -164,15 +186,22 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
     var ioProcessors: [String: String] {
         var processors = ["scxml": "#_scxml_\(sessionID)", SCXMLEvent.scxmlProcessorType: "#_scxml_\(sessionID)"]
-        if options.acceptsBasicHTTP, let location = BasicHTTPServer.shared.location(of: sessionID) {
+        if receivesBasicHTTP, let location = BasicHTTPServer.shared.location(of: sessionID) {
             processors["basichttp"] = location
             processors[SCXMLEvent.basicHTTPProcessorType] = location
         }
         return processors
     }
 
-    func url(of uri: String) throws -> URL {
-        try Self.url(of: uri, baseURL: baseURL)
+    /// Whether ``SCXMLMachine/Options/basicHTTPServer`` gives this session a location.
+    private var receivesBasicHTTP: Bool {
+        switch options.basicHTTPServer.kind {
+        case .never: return false
+        case .always: return true
+        case .whenUsed:
+            return document.mentionsBasicHTTP
+                || preloaded.values.contains { $0.range(of: "basichttp", options: .caseInsensitive) != nil }
+        }
     }
 
     /// `uri` as a file URL: `file:` paths and bare relative paths resolve against `baseURL`.
@@ -188,18 +217,10 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         return baseURL?.appendingPathComponent(uri) ?? URL(fileURLWithPath: uri)
     }
 
+    /// The text `src` names, within ``sourceAccess``.
     func loadResource(_ uri: String) throws -> String {
         if let text = preloaded[uri] { return text }
-        return try Self.loadResource(uri, baseURL: baseURL)
-    }
-
-    static func loadResource(_ uri: String, baseURL: URL?) throws -> String {
-        let url = try url(of: uri, baseURL: baseURL)
-        do {
-            return try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw SCXMLExecutionError("cannot load '\(uri)' (\(url.path)): \(error.localizedDescription)")
-        }
+        return try sourceAccess.readText(uri, baseURL: baseURL)
     }
 
     // MARK: - Errors and events
@@ -299,7 +320,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
 extension DataValue {
     /// How SCXML renders a value where a string is needed (event names, targets, logs).
-    var scxmlString: String {
+    package var scxmlString: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"

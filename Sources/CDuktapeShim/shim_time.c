@@ -1,0 +1,58 @@
+/*
+ * Execution time: the hook that stops runaway scripts.
+ *
+ * The Duktape this shim links (scripts/build-duktape.sh) is compiled with
+ * DUK_USE_INTERRUPT_COUNTER and DUK_USE_EXEC_TIMEOUT_CHECK(udata) calling
+ * dukshim_exec_timeout_check(heap udata = the engine). The executor calls it every 256K bytecode
+ * instructions, also inside eval'd code, functions called from built-ins (sort comparators,
+ * getters, finalizers) and every catch/finally block. When it returns 1, Duktape throws
+ * RangeError "execution timeout" at that instruction; the shim keeps returning 1 until the
+ * outermost operation has returned, so no script can catch the error and keep running.
+ *
+ * The deadline is taken once per outermost operation (a clock read per evaluation: charts that
+ * run no scripts never get here). Nested operations (a host function calling back into the
+ * engine) share their outer operation's deadline.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <time.h>
+
+#include "shim_internal.h"
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void dukshim_time_arm(dukshim_engine *e) {
+    e->timed_out = 0;
+    if (e->time_limit_ns == 0) {
+        e->deadline_ns = UINT64_MAX;
+        return;
+    }
+    uint64_t now = now_ns();
+    e->deadline_ns = now > UINT64_MAX - e->time_limit_ns ? UINT64_MAX : now + e->time_limit_ns;
+}
+
+void dukshim_time_disarm(dukshim_engine *e) {
+    e->deadline_ns = UINT64_MAX;
+}
+
+int dukshim_exec_timeout_check(void *udata) {
+    dukshim_engine *e = (dukshim_engine *)udata;
+    if (e == NULL || e->deadline_ns == UINT64_MAX) {
+        return 0;
+    }
+    if (!e->timed_out && now_ns() >= e->deadline_ns) {
+        e->timed_out = 1;
+    }
+    return e->timed_out;
+}
+
+void dukshim_engine_set_time_limit(dukshim_engine *e, uint64_t nanoseconds) {
+    e->time_limit_ns = nanoseconds;
+}
+
+uint64_t dukshim_engine_time_limit(const dukshim_engine *e) {
+    return e->time_limit_ns;
+}
