@@ -105,7 +105,7 @@ public enum CCodeGenerator {
         }
         let machine: SCXMLMachine
         do {
-            machine = try SCXMLMachine(document: document, options: SCXMLMachine.Options(datamodels: [NullDatamodel.self]))
+            machine = try SCXMLMachine(document: document, options: SCXMLMachine.Options(datamodels: [CodegenDatamodel.self]))
         } catch let error as SCXMLLoadError {
             throw CCodegenError(error.diagnostics + problems)
         } catch {
@@ -148,12 +148,16 @@ public enum CCodeGenerator {
                     lines += writer.block(transition.actions, comment: "<transition> at \(transition.sourceLocation)")
                 }
             case .start:
-                break   // the null datamodel has no data or top-level script to set up
+                // interpret(): the null datamodel has no data; a top-level <script> runs once.
+                if let script = document.script {
+                    lines += writer.block([.script(script)], comment: "<script> at \(script.sourceLocation)")
+                }
             }
             actionCases.append((names.actions[id]!, lines))
         }
         if !writer.errors.isEmpty { throw CCodegenError(writer.errors) }
-        let hooks = CHooks(log: writer.usesLog, timers: writer.usesTimers, conditions: writer.conditionHooks)
+        let hooks = CHooks(log: writer.usesLog, timers: writer.usesTimers, conditions: writer.conditionHooks,
+                           scripts: writer.scriptHooks)
         let parts = CParts(compiled: compiled, names: names, hooks: hooks, origin: fileName,
                            guardCases: guardCases, actionCases: actionCases)
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
@@ -196,7 +200,7 @@ public enum CCodeGenerator {
             })
         }
         let parts = CParts(compiled: compiled, names: CChartNames(compiled, prefix: prefix),
-                           hooks: CHooks(log: false, timers: false, conditions: []),
+                           hooks: CHooks(log: false, timers: false, conditions: [], scripts: []),
                            origin: "the Swift chart '\(compiled.name)'", guardCases: [], actionCases: [])
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
                                traceMain: traceMain ? CTraceMainWriter.main(parts) : nil)
@@ -205,6 +209,20 @@ public enum CCodeGenerator {
     /// Compiles `definition` and generates C for it (see ``generate(_:name:traceMain:)``).
     public static func generate(_ definition: ChartDefinition, name: String, traceMain: Bool = false) throws -> CGeneratedFiles {
         try generate(try CompiledChart(definition), name: name, traceMain: traceMain)
+    }
+
+    /// Generates C for a typed chart (see ``generate(_:name:traceMain:)``): its state ids and
+    /// event names become the C names.
+    ///
+    /// ```swift
+    /// let files = try CCodeGenerator.generate(try TypedChart<Gate, Input>(name: "gate") {
+    ///     StateNode(.locked) { On(.coin, to: .unlocked) }
+    ///     StateNode(.unlocked) { On(.push, to: .locked) }
+    /// }, name: "gate")
+    /// ```
+    public static func generate<State, Event>(_ chart: TypedChart<State, Event>, name: String,
+                                              traceMain: Bool = false) throws(CCodegenError) -> CGeneratedFiles {
+        try generate(chart.compiled, name: name, traceMain: traceMain)
     }
 
     private static func chartName(_ name: String?, fileName: String?) throws(CCodegenError) -> String {
@@ -223,6 +241,8 @@ struct CHooks {
     var log: Bool
     var timers: Bool
     var conditions: [(cName: String, function: String)]
+    /// Inline `<script>`s: C name, location and code, in document order.
+    var scripts: [(cName: String, location: SCXMLSourceLocation, code: String)]
 }
 
 /// Everything the header, source and main writers need.

@@ -77,6 +77,20 @@ enum CTraceMainWriter {
 
             """
         }
+        if !p.hooks.scripts.isEmpty {
+            out += """
+
+            /* `statechart trace` refuses <script> under the null datamodel; here it is an error. */
+            int \(n)_script(void *context, sc_machine *machine, enum \(n)_script_id script, const sc_event *event) {
+                (void)context;
+                (void)machine;
+                (void)event;
+                fprintf(stderr, "trace: no script runner for script %d\\n", (int)script);
+                return -1;
+            }
+
+            """
+        }
         out += """
 
         static uint64_t machine_block[(\(n)_MACHINE_SIZE + 7u) / 8u];
@@ -102,7 +116,7 @@ enum CTraceMainWriter {
         }
 
         static void report(const sc_machine *machine, const char *name, size_t length) {
-            sc_id active[\(n)_STATE_COUNT];
+            static sc_id active[\(n)_STATE_COUNT];   /* static: charts may have many states */
             uint32_t count = sc_machine_active_states(machine, true, active, \(n)_STATE_COUNT);
             fputs("{\\"event\\": ", stdout);
             if (name) put_json_string(name, length);
