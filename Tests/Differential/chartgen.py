@@ -49,7 +49,10 @@ RAISED_DESCRIPTORS = ["a", "b", "c", "c.d", "c.d.e", "c.f", "c.*", "c.d.*", "*",
 SENT_DESCRIPTORS = ["go", "go.now", "go.later", "go.*", "x"]
 INPUT_DESCRIPTORS = ["in.a", "in.b", "in.b.c", "in", "in.*", "in.b.*"]
 # Input events the chart never mentions, or that only a prefix descriptor matches.
-FOREIGN_EVENTS = ["zz", "cc", "a.b", "c.d.e.f", "go.now.please", "done"]
+FOREIGN_EVENTS = ["zz", "cc", "a.b", "c.d.e.f", "go.now.please", "done",
+                  # Names the JSON output has to escape, and lines the trace contract splits
+                  # oddly: a tab, a trailing space, two spaces before the data, a control byte.
+                  'we"ird', 'back\\slash', '\u00e9t\u00e9.a', 'a\tb', 'in.a ', 'x  {"k":1}', '\u0001ctl']
 
 
 class Node:
@@ -501,9 +504,9 @@ def write_case(seed, directory, exclude=frozenset()):
     text, events = generate(seed, exclude)
     chart = os.path.join(directory, f'chart{seed}.scxml')
     event_file = os.path.join(directory, f'chart{seed}.events')
-    with open(chart, 'w') as f:
+    with open(chart, 'w', encoding='utf-8') as f:
         f.write(text)
-    with open(event_file, 'w') as f:
+    with open(event_file, 'w', encoding='utf-8') as f:
         f.write(''.join(line + '\n' for line in events))
     return chart, event_file
 

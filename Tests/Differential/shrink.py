@@ -55,9 +55,9 @@ class Checker:
         try:
             chart = os.path.join(case, 'chart.scxml')
             event_file = os.path.join(case, 'events')
-            with open(chart, 'w') as f:
+            with open(chart, 'w', encoding='utf-8') as f:
                 f.write(chart_text)
-            with open(event_file, 'w') as f:
+            with open(event_file, 'w', encoding='utf-8') as f:
                 f.write(''.join(line + '\n' for line in events))
             gen = os.path.join(case, 'gen')
             if subprocess.run([self.tool, 'generate', 'c', chart, '-o', gen, '--name', 'chart', '--trace-main'],
@@ -169,9 +169,9 @@ def main():
     args = parser.parse_args()
     tool = args.tool or os.path.join(subprocess.run(['swift', 'build', '--show-bin-path'], cwd=ROOT, check=True,
                                                     capture_output=True, text=True).stdout.strip(), 'statechart')
-    with open(args.chart) as f:
+    with open(args.chart, encoding='utf-8') as f:
         chart_text = f.read()
-    with open(args.events) as f:
+    with open(args.events, encoding='utf-8') as f:
         events = f.read().splitlines()
     checker = Checker(tool, args.cc)
     try:
@@ -180,9 +180,9 @@ def main():
         checker.close()
     out = args.output or os.path.dirname(os.path.abspath(args.chart))
     os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, 'min.scxml'), 'w') as f:
+    with open(os.path.join(out, 'min.scxml'), 'w', encoding='utf-8') as f:
         f.write(text)
-    with open(os.path.join(out, 'min.events'), 'w') as f:
+    with open(os.path.join(out, 'min.events'), 'w', encoding='utf-8') as f:
         f.write(''.join(line + '\n' for line in smaller))
     print(f'{os.path.join(out, "min.scxml")} ({len(text.splitlines())} lines), '
           f'{os.path.join(out, "min.events")} ({len(smaller)} events) after {checker.tries} tries')
