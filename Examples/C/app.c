@@ -160,11 +160,6 @@ bool app_start(const app_port *the_port) {
     return true;
 }
 
-void app_event(const char *name) {
-    size_t length = strlen(name);
-    dispatch((sc_event){ .id = event_id(name, length) }, name, length);
-}
-
 static bool before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 
 void app_advance(uint32_t ms) {
@@ -244,5 +239,3 @@ bool app_input_line(const char *text) {
     dispatch((sc_event){ .id = event_id(text, name_length) }, text, name_length);
     return true;
 }
-
-bool app_halted(void) { return sc_machine_is_halted(machine); }

@@ -10,8 +10,8 @@
  *
  *     static const app_port port = { .write = write_stdout, .log = write_stderr };
  *     app_start(&port);
- *     app_event("door.close");         // dispatch, print its line, then the events it sent itself
- *     app_advance(5000u);              // 5 s pass: due delayed events fire, each with its line
+ *     app_input_line("door.close");    // dispatch, print its line, then the events it sent itself
+ *     app_input_line("+5000");         // 5 s pass: due delayed events fire, each with its line
  */
 #ifndef APP_H
 #define APP_H
@@ -34,10 +34,6 @@ typedef struct app_port {
  * (after logging why) when the machine cannot be built. */
 bool app_start(const app_port *port);
 
-/* Dispatches the external event `name` (a name the chart does not know matches only "*"),
- * prints its line, then processes the events the chart sent itself meanwhile. */
-void app_event(const char *name);
-
 /* Lets `ms` milliseconds pass: every delayed event falling due meanwhile is dispatched at its
  * due tick, in due order, and prints its line like an input event. */
 void app_advance(uint32_t ms);
@@ -48,8 +44,5 @@ void app_advance(uint32_t ms);
  * milliseconds pass. Returns false (after logging why) for a malformed `+MS` or a line that is
  * not valid UTF-8, which is skipped. */
 bool app_input_line(const char *line);
-
-/* Whether the machine has reached a top-level final state. */
-bool app_halted(void);
 
 #endif
