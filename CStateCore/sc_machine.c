@@ -242,7 +242,11 @@ sc_status sc_machine_run(sc_machine *m) {
     if (m->busy) return SC_ERR_BUSY;
     if (!m->started) return SC_ERR_NOT_STARTED;
     sc_event event;
-    while (!m->halted && sc_queue_pop(&m->external, &event)) {
+    uint32_t processed = 0;
+    while (!m->halted && m->external.count) {
+        /* A chart that posts to itself in every macrostep would keep this loop going forever. */
+        if (processed++ >= m->max_steps) return SC_ERR_RUNAWAY;
+        sc_queue_pop(&m->external, &event);
         m->busy = true;
         sc_status status = process_external(m, &event);
         m->busy = false;

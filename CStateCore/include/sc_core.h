@@ -381,7 +381,9 @@ sc_status sc_machine_post(sc_machine *machine, sc_event event);
 
 /**
  * Processes queued external events, one macrostep each, until the queue is empty or the
- * machine halts. Returns the first error met, else SC_OK (or SC_HALTED once halted).
+ * machine halts. Returns the first error met, else SC_OK (or SC_HALTED once halted). At most
+ * max_steps events per call: a chart that posts an event to itself in every macrostep would
+ * never empty the queue, so past that the call returns SC_ERR_RUNAWAY, the rest still queued.
  */
 sc_status sc_machine_run(sc_machine *machine);
 

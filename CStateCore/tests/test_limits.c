@@ -576,6 +576,30 @@ static void test_queue_set_internal_queue_arguments(void) {
     EXPECT_EQ_U(three[2].data, 11);
 }
 
+/* sc_machine_run is bounded too: a chart whose every macrostep posts the next event would keep
+ * the external queue from ever emptying. With max_steps 5 a call processes 5 events, then
+ * returns SC_ERR_RUNAWAY with the next one still queued; the machine goes on. */
+static void hook_post_ping(harness *h, const char *token, const sc_event *event) {
+    (void)event;
+    if (strcmp(token, "take:tping") == 0) sc_machine_post(h->m, ev(h, "ping"));
+}
+
+static void test_run_stops_a_chart_that_keeps_posting_to_itself(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "s");
+    cb_trans(b, "s", "ping", NULL, 0, NULL, "tping");
+    sc_options o = { 0, 0, 5 };
+    MACHINE(h, b, &o);
+    h->hook = hook_post_ping;
+    START(h, SC_OK, "enter:s", "s");
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "ping")), SC_OK);
+    EXPECT_STATUS(sc_machine_run(h->m), SC_ERR_RUNAWAY);
+    EXPECT_TRACE(h, "take:tping take:tping take:tping take:tping take:tping");
+    EXPECT_STATUS(sc_machine_run(h->m), SC_ERR_RUNAWAY);      /* the sixth was still queued */
+    EXPECT_TRACE(h, "take:tping take:tping take:tping take:tping take:tping");
+    EXPECT_CONFIG(h, "s");
+}
+
 const test_case limits_tests[] = {
     TEST(test_runaway_eventless_loop_on_start),
     TEST(test_runaway_on_dispatch_machine_stays_usable),
@@ -593,5 +617,6 @@ const test_case limits_tests[] = {
     TEST(test_queue_grows_from_the_queue_full_callback),
     TEST(test_queue_done_event_queued_after_growing),
     TEST(test_queue_set_internal_queue_arguments),
+    TEST(test_run_stops_a_chart_that_keeps_posting_to_itself),
 };
 const size_t limits_test_count = sizeof limits_tests / sizeof limits_tests[0];
