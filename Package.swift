@@ -31,7 +31,7 @@ let package = Package(
         .target(
             name: "CStateCore",
             path: "CStateCore",
-            exclude: ["tests", "Makefile", "README.md"],
+            exclude: ["tests", "fuzz", "Makefile", "README.md"],
             publicHeadersPath: "include"
         ),
 
@@ -106,6 +106,17 @@ let package = Package(
                 "StatechartCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        // MARK: - Fuzzing
+
+        // The SCXML loader's libFuzzer harness. scripts/fuzz.sh builds it with -sanitize=fuzzer
+        // (and -DFUZZING_LIBFUZZER) in .build-fuzz; built normally it replays the input files
+        // given as arguments. See docs/FUZZING.md.
+        .executableTarget(
+            name: "StatechartFuzzSCXML",
+            dependencies: ["StatechartSCXML", "StatechartECMAScript"],
+            path: "Tests/Fuzz/SCXMLLoader"
         ),
 
         // MARK: - Tests

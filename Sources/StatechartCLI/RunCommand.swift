@@ -64,23 +64,28 @@ struct RunCommand: ParsableCommand {
         Thread.detachNewThread {
             if done.wait(timeout: deadline) == .timedOut { core.interrupt() }
         }
-        var interrupted = false
+        // Errors of delayed events' macrosteps have no caller to throw to: the machine hands
+        // them to its error observers. (Events from other sessions report through the log.)
+        let file = self.file, timeout = self.timeout
+        core.onError { error in Loading.printError(Self.message(error, file: file, timeout: timeout)) }
         do {
             try machine.start()
-        } catch MachineError.interrupted {
-            interrupted = true      // reported below, with the configuration
         } catch {
-            Loading.printError("\(file): error: \(error)")
+            Loading.printError(Self.message(error, file: file, timeout: timeout))
         }
         let left = Double(deadline.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)
         let finished = machine.waitUntilFinished(timeout: .nanoseconds(Int64(max(left, 0))))
         let configuration = machine.configuration
         done.signal()
-        // (A macrostep of a later event that the timeout stops reports itself through the log.)
-        if interrupted {
-            Loading.printError("\(file): error: the timeout of \(timeout) seconds passed while a macrostep was running; it was stopped between two microsteps in [\(configuration.joined(separator: ", "))]")
-        }
         emit("{\"finished\": \(finished), \"configuration\": \(Loading.jsonList(configuration))}")
         if !finished { throw ExitCode(1) }
+    }
+
+    /// `file: error: ...`; an interruption is the timeout's doing, and says so.
+    static func message(_ error: Error, file: String, timeout: String) -> String {
+        if case MachineError.interrupted(let configuration) = error {
+            return "\(file): error: the timeout of \(timeout) seconds passed while a macrostep was running; it was stopped between two microsteps in [\(configuration.joined(separator: ", "))]"
+        }
+        return "\(file): error: \(error)"
     }
 }

@@ -105,7 +105,7 @@ public enum CCodeGenerator {
         }
         let machine: SCXMLMachine
         do {
-            machine = try SCXMLMachine(document: document, options: SCXMLMachine.Options(datamodels: [NullDatamodel.self]))
+            machine = try SCXMLMachine(document: document, options: SCXMLMachine.Options(datamodels: [CodegenDatamodel.self]))
         } catch let error as SCXMLLoadError {
             throw CCodegenError(error.diagnostics + problems)
         } catch {
@@ -148,12 +148,16 @@ public enum CCodeGenerator {
                     lines += writer.block(transition.actions, comment: "<transition> at \(transition.sourceLocation)")
                 }
             case .start:
-                break   // the null datamodel has no data or top-level script to set up
+                // interpret(): the null datamodel has no data; a top-level <script> runs once.
+                if let script = document.script {
+                    lines += writer.block([.script(script)], comment: "<script> at \(script.sourceLocation)")
+                }
             }
             actionCases.append((names.actions[id]!, lines))
         }
         if !writer.errors.isEmpty { throw CCodegenError(writer.errors) }
-        let hooks = CHooks(log: writer.usesLog, timers: writer.usesTimers, conditions: writer.conditionHooks)
+        let hooks = CHooks(log: writer.usesLog, timers: writer.usesTimers, conditions: writer.conditionHooks,
+                           scripts: writer.scriptHooks)
         let parts = CParts(compiled: compiled, names: names, hooks: hooks, origin: fileName,
                            guardCases: guardCases, actionCases: actionCases)
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
@@ -196,7 +200,7 @@ public enum CCodeGenerator {
             })
         }
         let parts = CParts(compiled: compiled, names: CChartNames(compiled, prefix: prefix),
-                           hooks: CHooks(log: false, timers: false, conditions: []),
+                           hooks: CHooks(log: false, timers: false, conditions: [], scripts: []),
                            origin: "the Swift chart '\(compiled.name)'", guardCases: [], actionCases: [])
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
                                traceMain: traceMain ? CTraceMainWriter.main(parts) : nil)
@@ -237,6 +241,8 @@ struct CHooks {
     var log: Bool
     var timers: Bool
     var conditions: [(cName: String, function: String)]
+    /// Inline `<script>`s: C name, location and code, in document order.
+    var scripts: [(cName: String, location: SCXMLSourceLocation, code: String)]
 }
 
 /// Everything the header, source and main writers need.

@@ -9,6 +9,8 @@ import StatechartSCXML
 ///   `#_internal`) without a delay: `sc_machine_post` (`sc_machine_raise` for `#_internal`).
 /// - `<send delay>`: `NAME_timer_start(...)`; `<cancel>`: `NAME_timer_cancel(...)`.
 /// - `<log>`: `NAME_log(context, label, message)`.
+/// - `<script>` (inline): `NAME_script(context, machine, NAME_SCRIPT_<k>, event)`; a negative
+///   result is an error (`error.execution`, rest of the block skipped).
 /// - `<if>/<elseif>/<else>` and `cond`: `In()` and its combinations (``NullCondition``) as
 ///   `sc_machine_is_active` calls; literals by their truth; a host function call such as
 ///   `isReady()` as `NAME_condition(context, machine, NAME_CONDITION_isReady, event)`, whose
@@ -28,6 +30,8 @@ struct CContentWriter {
     /// Host functions called as conditions: C name and function name, in order of first use.
     private(set) var conditionHooks: [(cName: String, function: String)] = []
     private var conditionTable = CNameTable()
+    /// Inline `<script>`s, each a `NAME_SCRIPT_<k>` passed to the `NAME_script` hook.
+    private(set) var scriptHooks: [(cName: String, location: SCXMLSourceLocation, code: String)] = []
     private var temporaries = 0
 
     init(compiled: CompiledChart, names: CChartNames) {
@@ -150,7 +154,15 @@ struct CContentWriter {
             guard let id = constant(node.sendID, node.sourceLocation, "cancel", "sendid") else { return [] }
             usesTimers = true
             return ["\(prefix)_timer_cancel(context, machine, \(CText.literal(id)));"]
-        case .foreach, .assign, .script:
+        case .script(let node):
+            guard case .inline(let code) = node.source else { return [] }   // src: refused by the check
+            let cName = "\(prefix)_SCRIPT_\(scriptHooks.count + 1)"
+            scriptHooks.append((cName, node.sourceLocation, code))
+            return ["if (\(prefix)_script(context, machine, \(cName), event) < 0) {",
+                    "    (void)sc_machine_raise(machine, (sc_event){ .id = \(errorEvent) });",
+                    "    break;",
+                    "}"]
+        case .foreach, .assign:
             // The null datamodel's check rejects these before generation.
             fail(action.sourceLocation, action.elementName, "<\(action.elementName)> has no C form in the null datamodel")
             return []

@@ -1,3 +1,4 @@
+import Foundation
 import CStateCore
 import Statechart
 
@@ -72,7 +73,7 @@ enum CHeaderWriter {
         void \(n)_action(void *context, sc_machine *machine, sc_id action, const sc_event *event);
 
         """
-        if p.hooks.log || p.hooks.timers || !p.hooks.conditions.isEmpty {
+        if p.hooks.log || p.hooks.timers || !p.hooks.conditions.isEmpty || !p.hooks.scripts.isEmpty {
             out += "/* ---- Hooks the firmware implements (`context` is the sc_host's context) ---- */\n\n"
         }
         if p.hooks.log {
@@ -111,6 +112,25 @@ enum CHeaderWriter {
              */
             int \(n)_condition(void *context, sc_machine *machine, enum \(n)_condition_id condition,
                               const sc_event *event);
+
+            """
+        }
+        if !p.hooks.scripts.isEmpty {
+            out += "/** Inline <script>s, in document order; \(n)_script runs them. */\nenum \(n)_script_id {\n"
+            for (k, script) in p.hooks.scripts.enumerated() {
+                let firstLine = script.code.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+                out += "    \(script.cName) = \(k), /* \(script.location): \(CText.comment(firstLine.trimmingCharacters(in: .whitespaces))) */\n"
+            }
+            out += """
+                \(n)_SCRIPT_COUNT = \(p.hooks.scripts.count)
+            };
+            /**
+             * Runs an inline <script> (the document's code is in the comment of each constant): return
+             * 0, or a negative value for an error (the chart then gets error.execution and the rest of
+             * the block is skipped).
+             */
+            int \(n)_script(void *context, sc_machine *machine, enum \(n)_script_id script, const sc_event *event);
+
 
             """
         }

@@ -77,6 +77,20 @@ enum CTraceMainWriter {
 
             """
         }
+        if !p.hooks.scripts.isEmpty {
+            out += """
+
+            /* `statechart trace` refuses <script> under the null datamodel; here it is an error. */
+            int \(n)_script(void *context, sc_machine *machine, enum \(n)_script_id script, const sc_event *event) {
+                (void)context;
+                (void)machine;
+                (void)event;
+                fprintf(stderr, "trace: no script runner for script %d\\n", (int)script);
+                return -1;
+            }
+
+            """
+        }
         out += """
 
         static uint64_t machine_block[(\(n)_MACHINE_SIZE + 7u) / 8u];

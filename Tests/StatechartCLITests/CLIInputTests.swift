@@ -95,6 +95,27 @@ final class CLIInputTests: XCTestCase {
         XCTAssertEqual(result.stderr, "\(file): error: the timeout of 1 seconds passed while a macrostep was running; it was stopped between two microsteps in [a]\n")
     }
 
+    func testTheTimeoutStopsADelayedEventsMacrostepAndSaysSo() throws {
+        // The loop starts in the macrostep of a delayed event, on the clock's thread: its
+        // error has no caller, so the tool hears of it as the machine's error observer.
+        let file = try write("charts/delayed-loop.scxml", """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="a">
+              <state id="a">
+                <onentry><send event="go" delay="100ms"/></onentry>
+                <transition event="go" target="b"/>
+              </state>
+              <state id="b">
+                <onentry><script>for (var i = 0; i &lt; 100000; i++) {}</script></onentry>
+                <transition cond="true" target="b"/>
+              </state>
+            </scxml>
+            """)
+        let result = try CLI.run(["run", file, "--timeout", "1"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.lines, [#"{"finished": false, "configuration": ["b"]}"#])
+        XCTAssertEqual(result.stderr, "\(file): error: the timeout of 1 seconds passed while a macrostep was running; it was stopped between two microsteps in [b]\n")
+    }
+
     func testSrcFilesStayInsideTheDocumentsFolderUnlessAllowed() throws {
         _ = try write("secret.txt", "SECRET-CONTENTS")
         let file = try write("charts/reader.scxml", """

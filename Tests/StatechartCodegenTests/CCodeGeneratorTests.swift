@@ -153,6 +153,44 @@ final class CCodeGeneratorTests: XCTestCase {
         }
     }
 
+    /// `<script>` (refused by the Swift null datamodel) becomes the NAME_script hook, never dropped:
+    /// the top-level one runs with the start-up content, the others where they stand.
+    func testInlineScriptsBecomeHookCalls() throws {
+        let text = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="s">
+          <script>setup();</script>
+          <state id="a">
+            <onentry><script>motor_on();</script><raise event="go"/></onentry>
+          </state>
+        </scxml>
+        """
+        let files = try generate(text, name: "s")
+        XCTAssertTrue(files.header.contains("""
+        enum s_script_id {
+            s_SCRIPT_1 = 0, /* tiny.scxml:2:3: setup(); */
+            s_SCRIPT_2 = 1, /* tiny.scxml:4:14: motor_on(); */
+            s_SCRIPT_COUNT = 2
+        };
+        """), files.header)
+        XCTAssertTrue(files.source.contains("""
+                do { /* <onentry> at tiny.scxml:4:5 */
+                    if (s_script(context, machine, s_SCRIPT_2, event) < 0) {
+                        (void)sc_machine_raise(machine, (sc_event){ .id = SC_EVENT_UNKNOWN /* error.execution */ });
+                        break;
+                    }
+                    (void)sc_machine_raise(machine, (sc_event){ .id = SC_EVENT_UNKNOWN /* go */ });
+                } while (0);
+        """), files.source)
+        let src = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+          <state id="a"><onentry><script src="motor.js"/></onentry></state>
+        </scxml>
+        """
+        XCTAssertThrowsError(try generate(src)) { error in
+            XCTAssertEqual("\(error)", "tiny.scxml:2:26: error: <script src=\"motor.js\"> has no C form: write the code inline, where generated C passes it to the NAME_script hook")
+        }
+    }
+
     func testOtherDatamodelsAndInvalidDocumentsAreRefused() throws {
         let ecmascript = """
         <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">

@@ -109,6 +109,10 @@ public final class SCXMLMachine: @unchecked Sendable {
         /// How many invoked sessions one document tree may run at once (all depths counted);
         /// an `<invoke>` past it gives `error.execution` and starts nothing. Default 256.
         public var maximumInvokedSessions = 256
+        // The events a chart sends itself that one start() or send() processes are bounded by
+        // `machine.maximumQueuedEventsPerSend` (MachineOptions, default 10,000), with the step
+        // bound of one macrostep: both belong to the Machine running the document.
+
         /// How many events may wait in one session's mailbox (events from other sessions, its
         /// invocations and BasicHTTP); past it the sender gets `error.communication` (a
         /// `<send>`) and the event is not delivered, never silently dropped. Default 1,000,000.
@@ -145,7 +149,8 @@ public final class SCXMLMachine: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private static let sessionCounter = SessionCounter()
 
-    /// Loads the document at `url`; `file:` references resolve against its folder.
+    /// Loads the document at `url`; `file:` references resolve against its folder, and `src`
+    /// files must lie inside it unless ``Options/sourceDirectory`` names another folder.
     public convenience init(contentsOf url: URL, options: Options = Options()) throws {
         let document: SCXMLDocument
         do {
@@ -156,7 +161,8 @@ public final class SCXMLMachine: @unchecked Sendable {
         try self.init(document: document, baseURL: url.deletingLastPathComponent(), options: options)
     }
 
-    /// Loads a document from a string; `fileName` appears in diagnostics.
+    /// Loads a document from a string; `fileName` appears in diagnostics. Without `baseURL` (or
+    /// ``Options/sourceDirectory``) the document can read no `src` file.
     public convenience init(string: String, fileName: String = "<string>", baseURL: URL? = nil,
                             options: Options = Options()) throws {
         try self.init(data: Data(string.utf8), fileName: fileName, baseURL: baseURL, options: options)

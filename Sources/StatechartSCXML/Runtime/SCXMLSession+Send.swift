@@ -157,6 +157,11 @@ extension SCXMLSession {
             do { try BasicHTTPClient.post(request) } catch {
                 throw SendFailure.communication("<send> to \(url): \(error)", sendID: event.sendID)
             }
+            // Posted to this session itself, the event is in its mailbox now: moved to the
+            // external queue at once, as a send to itself would be, it runs after this
+            // macrostep rather than whenever the worker's poke gets the machine (before or
+            // after the host's next event: `trace` raced).
+            moveMailbox(ctx)
             return
         }
         let sendID = event.sendID
