@@ -49,7 +49,10 @@ RAISED_DESCRIPTORS = ["a", "b", "c", "c.d", "c.d.e", "c.f", "c.*", "c.d.*", "*",
 SENT_DESCRIPTORS = ["go", "go.now", "go.later", "go.*", "x"]
 INPUT_DESCRIPTORS = ["in.a", "in.b", "in.b.c", "in", "in.*", "in.b.*"]
 # Input events the chart never mentions, or that only a prefix descriptor matches.
-FOREIGN_EVENTS = ["zz", "cc", "a.b", "c.d.e.f", "go.now.please", "done"]
+FOREIGN_EVENTS = ["zz", "cc", "a.b", "c.d.e.f", "go.now.please", "done",
+                  # Names the JSON output has to escape, and lines the trace contract splits
+                  # oddly: a tab, a trailing space, two spaces before the data, a control byte.
+                  'we"ird', 'back\\slash', '\u00e9t\u00e9.a', 'a\tb', 'in.a ', 'x  {"k":1}', '\u0001ctl']
 
 
 class Node:
@@ -95,7 +98,7 @@ class Transition:
 # Features a run can leave out (`--exclude`), to keep a known engine bug out of a CI batch
 # visibly, or to narrow down a mismatch.
 FEATURES = ['operators', 'history', 'parallel', 'multi-target', 'internal', 'top-final', 'send',
-            'raise', 'log', 'if', 'eventless', 'done-events', 'foreign-events', 'event-data']
+            'raise', 'log', 'if', 'eventless', 'done-events', 'foreign-events', 'event-data', 'burst']
 
 
 class Generator:
@@ -122,6 +125,9 @@ class Generator:
     # MARK: - The state tree
 
     def build_tree(self):
+        # A few charts raise or send events in bursts of 60 to 80 (then one more, which a
+        # transition waits for): queue capacities show, which must be the same in both engines.
+        self.bursty = self.chance(0.06) and self.on('burst')   # the same draws with or without
         self.max_states = self.rng.randint(6, 24)
         self.max_depth = self.rng.randint(3, 5)
         root = Node('scxml', None, None)
@@ -220,7 +226,8 @@ class Generator:
                     pool = near
                 if self.chance(0.03):
                     return "In('nowhere')", 2
-                return f"In('{self.rng.choice(pool).id}')", 2
+                ident = self.rng.choice(pool).id
+                return self.rng.choice([f"In('{ident}')"] * 8 + [f'In("{ident}")', f"In( '{ident}' )"]), 2
             return ('true' if self.chance(0.5) else 'false'), 2
         if roll < 0.62:
             text, prec = self.condition(depth + 1)
@@ -253,12 +260,19 @@ class Generator:
         items = []
         for _ in range(self.rng.randint(0, most)):
             roll = self.rng.random()
-            if roll < 0.40:
+            if self.bursty and self.chance(0.15) and (raises and self.on('raise') or sends and self.on('send')):
+                kind = 'raise' if raises and self.on('raise') and not (sends and self.chance(0.5)) else 'send'
+                name, last = self.rng.sample(RAISED_EVENTS if kind == 'raise' else RAISED_EVENTS + SENT_EVENTS, 2)
+                items += [(kind, name)] * self.rng.randint(60, 80) + [(kind, last)]
+            elif roll < 0.40:
                 if raises and self.on('raise'):
-                    items.append(('raise', self.raised_name()))
+                    # <send target="#_internal"> queues an internal event, as <raise> does.
+                    kind = 'send-internal' if self.on('send') and self.chance(0.2) else 'raise'
+                    items.append((kind, self.raised_name()))
             elif roll < 0.60:
                 if self.on('log'):
-                    items.append(('log', self.rng.choice([None, 'L', 'trace']), self.new_id('m')))
+                    label = self.rng.choice([None, 'L', 'trace'])
+                    items.append(('log', label, None if label and self.chance(0.1) else self.new_id('m')))
             elif roll < 0.75:
                 if sends and self.on('send'):
                     items.append(('send', self.rng.choice(RAISED_EVENTS + SENT_EVENTS)))
@@ -343,7 +357,7 @@ class Generator:
 
     def transition(self, root, source, external=False):
         roll = 0.5 if external else self.rng.random()
-        if roll < 0.12 and self.on('eventless') and not external:
+        if roll < 0.08 and self.on('eventless') and not external:
             targets = self.forward_targets(source)
             if targets:
                 # Always a target: an eventless transition without one would be taken again
@@ -364,23 +378,26 @@ class Generator:
                 descriptors.append(self.rng.choice(self.done_names))
             else:
                 descriptors.append(self.rng.choice(RAISED_DESCRIPTORS + SENT_DESCRIPTORS))
-        targets = self.forward_targets(source) if self.chance(0.8) else []
+        targets = self.forward_targets(source) if self.chance(0.6) else []
         return Transition(' '.join(descriptors), self.maybe_condition(0.35), targets, False,
                           self.content(most=2, raises=bool(targets)))
 
     # MARK: - Events
 
     def events(self):
-        names = EVENT_NAMES + INPUT_EVENTS * 2 + SENT_EVENTS
+        names = EVENT_NAMES + INPUT_EVENTS * 3 + SENT_EVENTS * 2
         if self.on('done-events'):
             names += self.done_names[:3]
         if self.on('foreign-events'):
             names += FOREIGN_EVENTS
         lines = []
-        for _ in range(self.rng.randint(6, 20)):
+        for _ in range(self.rng.randint(8, 24)):
             name = self.rng.choice(names)
             if self.on('event-data') and self.chance(0.08):
-                name += ' ' + self.rng.choice(['1', '"text"', '{"k": [1, 2]}', 'null'])
+                # The last is not JSON: the event is sent without data.
+                name += ' ' + self.rng.choice(['1', '"text"', '{"k": [1, 2]}', 'null', '{bad'])
+            if self.on('event-data') and self.chance(0.04):
+                lines.append(self.rng.choice(['', '  ']))   # blank lines are skipped
             lines.append(name)
         return lines
 
@@ -393,11 +410,14 @@ def write_content(items, indent, out):
         kind = item[0]
         if kind == 'raise':
             out.append(f'{pad}<raise event={quoteattr(item[1])}/>')
+        elif kind == 'send-internal':
+            out.append(f'{pad}<send event={quoteattr(item[1])} target="#_internal"/>')
         elif kind == 'send':
             out.append(f'{pad}<send event={quoteattr(item[1])}/>')
         elif kind == 'log':
             label = f' label={quoteattr(item[1])}' if item[1] else ''
-            out.append(f'{pad}<log{label} expr={quoteattr(repr(item[2]))}/>')
+            expr = f' expr={quoteattr(repr(item[2]))}' if item[2] else ''
+            out.append(f'{pad}<log{label}{expr}/>')
         elif kind == 'if':
             branches, otherwise = item[1], item[2]
             out.append(f'{pad}<if cond={quoteattr(branches[0][0])}>')
@@ -484,9 +504,9 @@ def write_case(seed, directory, exclude=frozenset()):
     text, events = generate(seed, exclude)
     chart = os.path.join(directory, f'chart{seed}.scxml')
     event_file = os.path.join(directory, f'chart{seed}.events')
-    with open(chart, 'w') as f:
+    with open(chart, 'w', encoding='utf-8') as f:
         f.write(text)
-    with open(event_file, 'w') as f:
+    with open(event_file, 'w', encoding='utf-8') as f:
         f.write(''.join(line + '\n' for line in events))
     return chart, event_file
 

@@ -8,7 +8,7 @@ Charts are chartgen.py's seeds S, S+1, ..., S+N-1. For each chart: `statechart g
 chart.scxml -o DIR --name cSEED --trace-main` must succeed (a refusal is a failure: every
 generated chart is a valid null-datamodel document); `statechart trace chart.scxml < events`
 gives the expected output; the generated C, compiled with -std=c11 -Wall -Wextra -Wpedantic
--Werror, must print the same, and write the same `<log>` lines to standard error in the same order (they show
+-Werror (the batches take gcc and clang in turn), must print the same, and write the same `<log>` lines to standard error in the same order (they show
 the order in which executable content ran, which the configurations alone do not). To keep the C compiler's start-up cost down, the charts of a
 batch are compiled by one `cc -c` and linked into one program whose first argument picks the
 chart: each chart's generated main() is renamed to diff_main_SEED with objcopy (every other
@@ -192,7 +192,11 @@ def main():
     parser.add_argument('--batch', type=int, default=50, help='charts per compiled program')
     parser.add_argument('--findings', default=os.path.join(ROOT, '.build', 'differential-findings'))
     parser.add_argument('--tool', help='the statechart executable (default: swift build --show-bin-path)')
-    parser.add_argument('--cc', default='cc')
+    clang = '/opt/swift/usr/bin/clang'
+    parser.add_argument('--cc', default='gcc,' + (clang if os.path.exists(clang) else 'clang'),
+                        help='C compilers, comma-separated, taken in turn by the batches')
+    parser.add_argument('--shrink', type=int, default=0, metavar='N',
+                        help='shrink the first N mismatches (minutes each) into min.scxml/min.events')
     parser.add_argument('--keep', action='store_true', help='keep the work folder and print its path')
     args = parser.parse_args()
     exclude = frozenset(f for f in args.exclude.split(',') if f)
@@ -201,40 +205,56 @@ def main():
                                                     capture_output=True, text=True).stdout.strip(), 'statechart')
     work = tempfile.mkdtemp(prefix='differential-')
     try:
-        core_dir = os.path.join(work, 'core')
-        os.makedirs(core_dir)
-        core_sources = sorted(os.path.join(ROOT, 'CStateCore', f) for f in os.listdir(os.path.join(ROOT, 'CStateCore'))
-                              if f.endswith('.c'))
-        status, out, err = run([args.cc, *CFLAGS, '-O1', '-I', os.path.join(ROOT, 'CStateCore/include'), '-c',
-                                *core_sources], cwd=core_dir, timeout=600)
-        if status != 0:
-            raise SystemExit(f'the C core does not compile:\n{err.decode()}')
-        core_objects = sorted(os.path.join(core_dir, f) for f in os.listdir(core_dir))
+        compilers = [c for c in args.cc.split(',') if c]
+        core_objects = {}
+        for n, cc in enumerate(compilers):
+            core_dir = os.path.join(work, f'core{n}')
+            os.makedirs(core_dir)
+            core_sources = sorted(os.path.join(ROOT, 'CStateCore', f)
+                                  for f in os.listdir(os.path.join(ROOT, 'CStateCore')) if f.endswith('.c'))
+            status, out, err = run([cc, *CFLAGS, '-O1', '-I', os.path.join(ROOT, 'CStateCore/include'), '-c',
+                                    *core_sources], cwd=core_dir, timeout=600)
+            if status != 0:
+                raise SystemExit(f'the C core does not compile with {cc}:\n{err.decode()}')
+            core_objects[cc] = sorted(os.path.join(core_dir, f) for f in os.listdir(core_dir))
 
         cases = [Case(seed, work, exclude) for seed in range(args.seed, args.seed + args.count)]
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             list(pool.map(lambda c: prepare(c, tool), cases))
             ready = [c for c in cases if c.problem is None]
             batches = [ready[i:i + args.batch] for i in range(0, len(ready), args.batch)]
-            programs = list(pool.map(lambda ib: build_batch(ib[1], work, args.cc, core_objects, ib[0]),
-                                     enumerate(batches)))
+            def build(numbered):
+                n, batch = numbered
+                cc = compilers[n % len(compilers)]
+                return build_batch(batch, work, cc, core_objects[cc], n)
+            programs = list(pool.map(build, enumerate(batches)))
             for batch, program in zip(batches, programs):
                 if program:
                     list(pool.map(lambda c: check_case(c, program), batch))
 
         failed = [c for c in cases if c.problem is not None]
+        shrinks_left = args.shrink
         if failed:
             os.makedirs(args.findings, exist_ok=True)
         for c in failed:
             note = ''
             if c.problem == 'outputs differ':
-                note = confirm_alone(c, args.cc)
+                note = confirm_alone(c, compilers[0])
             where = keep_finding(c, args.findings, exclude, note)
             print(f'FAIL seed {c.seed}: {c.problem.splitlines()[0]} (kept in {where})')
             if c.problem in ('outputs differ', 'log lines differ'):
                 print(show_diff(c, logs=c.problem == 'log lines differ'))
                 if note:
                     print(f'  {note}')
+                chart = os.path.join(where, os.path.basename(c.chart))
+                events = os.path.join(where, os.path.basename(c.events))
+                if shrinks_left > 0:
+                    shrinks_left -= 1
+                    done = subprocess.run([sys.executable, os.path.join(HERE, 'shrink.py'), chart, events,
+                                           '--tool', tool, '--cc', compilers[0]], capture_output=True, text=True)
+                    print(f'  shrunk: {(done.stdout + done.stderr).strip()}')
+                else:
+                    print(f'  shrink it: Tests/Differential/shrink.py {chart} {events}')
             else:
                 for line in c.problem.splitlines()[1:6]:
                     print(f'  {line}')
@@ -246,7 +266,7 @@ def main():
         print(f'coverage: {moving} of {len(cases)} charts changed configuration; {lines} trace lines, '
               f'{logs} <log> lines compared')
         if exclude:
-            print(f'known failure: charts generated without {", ".join(sorted(exclude))}')
+            print(f'excluded features: {", ".join(sorted(exclude))} (these charts are generated without them)')
         if args.keep:
             print(f'work folder: {work}')
         print(f'differential: {len(cases) - len(failed)} passed, {len(failed)} failed '
