@@ -78,9 +78,7 @@ struct CContentWriter {
         if let known = parsed.staticCondition { return .expression(expression(known)) }
         guard case .call(let function, _) = parsed else { return .expression("false") }
         if let existing = conditionHooks.first(where: { $0.function == function }) { return .hook(existing.cName) }
-        var table = conditionTable
-        let cName = table.unique("\(prefix)_CONDITION_", function)
-        conditionTable = table
+        let cName = conditionTable.unique("\(prefix)_CONDITION_", function)
         conditionHooks.append((cName, function))
         return .hook(cName)
     }

@@ -63,7 +63,8 @@ enum CHeaderWriter {
         extern const sc_options \(n)_options;
         /**
          * Bytes of a machine for \(n)_chart with \(n)_options: sc_machine_size(&\(n)_chart,
-         * &\(n)_options) on the host that generated this file (a 32-bit target needs at most this).
+         * &\(n)_options) on the host that generated this file; a 32-bit target, with smaller
+         * pointers, needs no more, and sc_machine_init() refuses a block that is too small.
          */
         #define \(n)_MACHINE_SIZE ((size_t)\(p.machineSize)u)
 

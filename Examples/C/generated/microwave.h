@@ -87,7 +87,8 @@ extern const sc_chart microwave_chart;
 extern const sc_options microwave_options;
 /**
  * Bytes of a machine for microwave_chart with microwave_options: sc_machine_size(&microwave_chart,
- * &microwave_options) on the host that generated this file (a 32-bit target needs at most this).
+ * &microwave_options) on the host that generated this file; a 32-bit target, with smaller
+ * pointers, needs no more, and sc_machine_init() refuses a block that is too small.
  */
 #define microwave_MACHINE_SIZE ((size_t)3128u)
 

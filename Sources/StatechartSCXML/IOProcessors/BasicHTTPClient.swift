@@ -170,8 +170,11 @@ enum BasicHTTPClient {
             throw Failure(description: "\(maxBackgroundPosts) BasicHTTP sends are already in progress")
         }
         Thread.detachNewThread {
-            defer { backgroundPosts.withLock { $0 -= 1 } }
-            do throws(Failure) { try post(request) } catch { failed(error) }
+            var failure: Failure?
+            do throws(Failure) { try post(request) } catch { failure = error }
+            // Counted out before the failure is reported: whoever hears of it can send again.
+            backgroundPosts.withLock { $0 -= 1 }
+            if let failure { failed(failure) }
         }
     }
 
