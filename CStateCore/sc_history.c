@@ -1,7 +1,8 @@
 /*
  * sc_history.c - history records: where each history state's record lives in the machine's
- * block, recording it on exit, reading it back (a cursor, for the algorithm and the snapshot
- * accessor alike) and setting it from a snapshot.
+ * block, what exitStates records (one definition, used to record and to foresee a record), reading
+ * a value back (one cursor, for the algorithm and the snapshot accessor alike) and setting it
+ * from a snapshot.
  *
  * history_index holds (history state, word offset of its record) sorted by state, so finding a
  * record is a binary search over the chart's history states only.
@@ -41,22 +42,37 @@ static uint64_t *record_of(const sc_machine *m, sc_id h) {
 sc_history_cursor sc_history_open(const sc_machine *m, sc_id h) {
     const sc_chart *c = m->chart;
     sc_id p = c->states[h].parent;
-    sc_history_cursor cur = { record_of(m, h), p + 1, c->states[p].last_descendant - p, 0 };
+    sc_history_cursor cur = { c, record_of(m, h), 0, c->states[p].last_descendant - p, p + 1, p, 0 };
     return cur;
+}
+
+sc_history_cursor sc_history_open_current(const sc_machine *m, sc_id h) {
+    const sc_chart *c = m->chart;
+    sc_id p = c->states[h].parent;
+    sc_history_cursor cur = { c, m->configuration, p + 1, c->states[p].last_descendant + 1, 0, p,
+                              c->states[h].kind };
+    return cur;
+}
+
+sc_id sc_history_next(sc_history_cursor *cur) {
+    for (;;) {
+        sc_id b = sc_bit_next(cur->bits, cur->next, cur->end);
+        if (b >= cur->end) return SC_NONE;
+        cur->next = b + 1;
+        sc_id s = cur->base + b;
+        if (cur->select == 0) return s;
+        const sc_state *st = &cur->chart->states[s];
+        if (cur->select == SC_HISTORY_DEEP ? sc_is_atomic(st->kind) : st->parent == cur->parent) return s;
+    }
 }
 
 void sc_history_record(sc_machine *m, sc_id h) {
     const sc_chart *c = m->chart;
     sc_id p = c->states[h].parent;
     uint64_t *rec = record_of(m, h);
-    bool deep = c->states[h].kind == SC_HISTORY_DEEP;
     memset(rec, 0, record_words(c, p) * sizeof(uint64_t));
-    sc_id end = c->states[p].last_descendant + 1;
-    for (sc_id s = sc_bit_next(m->configuration, p + 1, end); s < end;
-         s = sc_bit_next(m->configuration, s + 1, end)) {
-        if (deep ? sc_is_atomic(c->states[s].kind) : c->states[s].parent == p)
-            sc_bit_set(rec, s - p - 1);
-    }
+    sc_history_cursor cur = sc_history_open_current(m, h);
+    for (sc_id s = sc_history_next(&cur); s != SC_NONE; s = sc_history_next(&cur)) sc_bit_set(rec, s - p - 1);
     sc_bit_set(m->history_recorded, h);
 }
 

@@ -81,7 +81,7 @@ struct sc_machine {
     uint32_t enabled_capacity;  /* A */
     uint32_t enabled_count;
     uint32_t max_steps;
-    uint32_t dropped;
+    sc_status failure;          /* an error met inside a microstep, reported once it completes */
     sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
     bool started;
     bool halted;
@@ -205,6 +205,16 @@ static inline bool sc_is_atomic(uint8_t kind) {
     return kind == SC_ATOMIC || kind == SC_FINAL;
 }
 
+/* Whether states a and b can be active at once: one contains the other, or their lowest common
+ * ancestor is a parallel state (they lie in different regions). Else they would be two children
+ * of one compound state. Needs a checked tree (sc_chart_check's shape pass). */
+static inline bool sc_can_be_active_together(const sc_chart *c, sc_id a, sc_id b) {
+    if (a == b || sc_is_descendant(c, a, b) || sc_is_descendant(c, b, a)) return true;
+    sc_id lcca = c->states[a].parent;
+    while (!sc_is_descendant(c, b, lcca)) lcca = c->states[lcca].parent;
+    return c->states[lcca].kind == SC_PARALLEL;
+}
+
 /* Children: the first is s+1, the next sibling of c is last_descendant(c)+1. */
 #define SC_FOR_EACH_CHILD(chart, s, c) \
     for (sc_id c = (s) + 1; c <= (chart)->states[s].last_descendant; \
@@ -240,31 +250,36 @@ bool sc_queue_push(sc_queue *q, sc_event e);
 bool sc_queue_pop(sc_queue *q, sc_event *e);
 /* Entry i (0: the oldest), i < count. */
 sc_event sc_queue_at(const sc_queue *q, uint32_t i);
+/* Moves the events, in order, into `storage` (capacity >= count, not overlapping the slots). */
+void sc_queue_move(sc_queue *q, sc_event *storage, uint32_t capacity);
+/* Appends to the machine's internal queue; when it is full, the host's queue_full callback may
+ * grow it first (one retry). False: not queued. */
+bool sc_queue_raise(sc_machine *m, sc_event e);
 
-/* ---- sc_history.c: history records ----------------------------------------------------------
+/* ---- sc_history.c: history records -------------------------------------------------------
  * The record of history state h is a bit per descendant of h's parent p: bit b stands for state
- * p + 1 + b. A cursor walks the recorded states in document order. */
+ * p + 1 + b. A cursor walks a history value in document order: the recorded one, or the one
+ * exitStates would record from the configuration now (deep: the active atomic descendants of p;
+ * shallow: the active children of p). */
 
 typedef struct sc_history_cursor {
+    const sc_chart *chart;
     const uint64_t *bits;
-    sc_id base;     /* state of bit 0: parent + 1 */
-    sc_id span;     /* bits in the record */
-    sc_id next;     /* next bit to look at */
+    sc_id next, end;    /* the bits still to look at */
+    sc_id base;         /* a set bit b stands for state base + b */
+    sc_id parent;       /* the history's parent */
+    uint8_t select;     /* 0: every set bit (a record); else the history's kind (the configuration) */
 } sc_history_cursor;
 
 /* Builds history_index (called once when a machine is laid out). */
 void sc_history_index_build(sc_machine *m);
 /* A cursor over the recorded value of history state h (h must hold a record). */
 sc_history_cursor sc_history_open(const sc_machine *m, sc_id h);
-/* The next recorded state, or SC_NONE at the end. */
-static inline sc_id sc_history_next(sc_history_cursor *cur) {
-    sc_id b = sc_bit_next(cur->bits, cur->next, cur->span);
-    if (b >= cur->span) return SC_NONE;
-    cur->next = b + 1;
-    return cur->base + b;
-}
-/* Records h's value from the configuration (deep: active atomic descendants; shallow: active
- * children of its parent). */
+/* A cursor over the value exitStates would record for h from the configuration now. */
+sc_history_cursor sc_history_open_current(const sc_machine *m, sc_id h);
+/* The next state of the value, or SC_NONE at the end. */
+sc_id sc_history_next(sc_history_cursor *cur);
+/* Records h's value from the configuration (exitStates). */
 void sc_history_record(sc_machine *m, sc_id h);
 /* Sets h's record to `states` (validated by the caller); count 0 forgets it. */
 void sc_history_set(sc_machine *m, sc_id h, const sc_id *states, uint32_t count);

@@ -218,7 +218,17 @@ void sc_machine_interrupt(sc_machine *m, bool interrupt) {
 
 sc_status sc_machine_raise(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
-    return sc_queue_push(&m->internal, event) ? SC_OK : SC_ERR_QUEUE_FULL;
+    return sc_queue_raise(m, event) ? SC_OK : SC_ERR_QUEUE_FULL;
+}
+
+sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32_t capacity) {
+    if (!m || !storage || capacity < m->internal.count || capacity == 0) return SC_ERR_BAD_ARGUMENT;
+    /* The events are copied out of the old slots into the new ones: they must not overlap. */
+    uintptr_t new_begin = (uintptr_t)storage, new_end = (uintptr_t)(storage + capacity);
+    uintptr_t old_begin = (uintptr_t)m->internal.slots, old_end = (uintptr_t)(m->internal.slots + m->internal.capacity);
+    if (new_begin < old_end && old_begin < new_end) return SC_ERR_BAD_ARGUMENT;
+    sc_queue_move(&m->internal, storage, capacity);
+    return SC_OK;
 }
 
 sc_status sc_machine_post(sc_machine *m, sc_event event) {
@@ -232,7 +242,11 @@ sc_status sc_machine_run(sc_machine *m) {
     if (m->busy) return SC_ERR_BUSY;
     if (!m->started) return SC_ERR_NOT_STARTED;
     sc_event event;
-    while (!m->halted && sc_queue_pop(&m->external, &event)) {
+    uint32_t processed = 0;
+    while (!m->halted && m->external.count) {
+        /* A chart that posts to itself in every macrostep would keep this loop going forever. */
+        if (processed++ >= m->max_steps) return SC_ERR_RUNAWAY;
+        sc_queue_pop(&m->external, &event);
         m->busy = true;
         sc_status status = process_external(m, &event);
         m->busy = false;
@@ -270,7 +284,7 @@ const sc_chart *sc_machine_chart(const sc_machine *m) { return m ? m->chart : NU
 void *sc_machine_context(const sc_machine *m) { return m ? m->host.context : NULL; }
 uint32_t sc_machine_configuration_words(const sc_machine *m) { return m ? m->words : 0; }
 const uint64_t *sc_machine_configuration(const sc_machine *m) { return m ? m->configuration : NULL; }
-uint32_t sc_machine_dropped_events(const sc_machine *m) { return m ? m->dropped : 0; }
+uint32_t sc_machine_dropped_events(const sc_machine *m) { (void)m; return 0; }
 
 uint32_t sc_machine_active_states(const sc_machine *m, bool atomic_only, sc_id *out, uint32_t capacity) {
     if (!m) return 0;
@@ -370,6 +384,10 @@ sc_status sc_machine_restore_history(sc_machine *m, sc_id h, const sc_id *states
         if (!sc_is_descendant(c, s, p) || sc_is_history(c->states[s].kind)) return SC_ERR_BAD_ARGUMENT;
         if (deep ? !sc_is_atomic(c->states[s].kind) : c->states[s].parent != p) return SC_ERR_BAD_ARGUMENT;
     }
+    /* A record must be a value exitStates could make: states that can be active together. */
+    for (uint32_t i = 0; i < count; i++)
+        for (uint32_t j = i + 1; j < count; j++)
+            if (!sc_can_be_active_together(c, states[i], states[j])) return SC_ERR_BAD_ARGUMENT;
     sc_history_set(m, h, states, count);
     return SC_OK;
 }

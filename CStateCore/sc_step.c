@@ -27,11 +27,20 @@ void sc_step_release(sc_machine *m, const sc_event *event) {
     if (event && m->host.release) m->host.release(m->host.context, m, event);
 }
 
+/* A done event. One the queue cannot take (even after the host's queue_full) is released and
+ * ends the macrostep once this microstep is complete, so the configuration stays legal. */
 static void raise_core_event(sc_machine *m, sc_event event) {
-    if (!sc_queue_push(&m->internal, event)) {
-        m->dropped++;
+    if (!sc_queue_raise(m, event)) {
+        if (m->failure == SC_OK) m->failure = SC_ERR_QUEUE_FULL;
         sc_step_release(m, &event);
     }
+}
+
+/* The failure a microstep met (SC_OK if none), cleared. */
+static sc_status take_failure(sc_machine *m) {
+    sc_status failure = m->failure;
+    m->failure = SC_OK;
+    return failure;
 }
 
 /* The configuration changes only here, so the counters the macrostep loop reads stay exact. */
@@ -73,10 +82,44 @@ static bool condition_match(sc_machine *m, const sc_transition *t, const sc_even
     return m->host.guard(m->host.context, m, t->guard, event);
 }
 
+/* ---- getEffectiveTargetStates ------------------------------------------------------------
+ * A target, or a history state's value: its record, else its default transition's targets
+ * (which are never history states). `upcoming`: the record the current microstep's exitStates is
+ * about to make, for a history whose parent it exits (so a target set can be checked before
+ * anything is exited). Calls visit for each state; returns whether the default was used. */
+typedef void (*state_visit)(sc_machine *m, sc_id s, void *arg);
+
+/* Whether active state s is in the exit set of the enabled transitions. */
+static bool in_exit_set(const sc_machine *m, sc_id s) {
+    if (!sc_bit_test(m->configuration, s)) return false;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        sc_id d = m->enabled[k].domain;
+        if (d != SC_NONE && sc_is_descendant(m->chart, s, d)) return true;
+    }
+    return false;
+}
+
+static bool effective_targets(sc_machine *m, sc_id s, bool upcoming, state_visit visit, void *arg) {
+    const sc_chart *c = m->chart;
+    const sc_state *st = &c->states[s];
+    if (!sc_is_history(st->kind)) {
+        visit(m, s, arg);
+        return false;
+    }
+    if ((upcoming && in_exit_set(m, st->parent)) || sc_bit_test(m->history_recorded, s)) {
+        sc_history_cursor cur = upcoming && in_exit_set(m, st->parent) ? sc_history_open_current(m, s)
+                                                                        : sc_history_open(m, s);
+        for (sc_id r = sc_history_next(&cur); r != SC_NONE; r = sc_history_next(&cur)) visit(m, r, arg);
+        return false;
+    }
+    const sc_transition *d = &c->transitions[st->initial];
+    for (uint32_t k = 0; k < d->target_count; k++) visit(m, c->targets[d->targets_offset + k], arg);
+    return true;
+}
+
 /* ---- getTransitionDomain for transitions that target history states --------------------
- * getEffectiveTargetStates dereferences history: the recorded states, else the default
- * transition's targets. The domain is then the source (internal transition whose effective
- * targets all lie inside a compound source) or findLCCA(source + effective targets). */
+ * The domain is the source (internal transition whose effective targets all lie inside a
+ * compound source) or findLCCA(source + effective targets). */
 typedef struct domain_fold {
     const sc_chart *chart;
     sc_id source;
@@ -90,30 +133,19 @@ static sc_id next_compound_ancestor(const sc_chart *c, sc_id s) {
     return a == SC_NONE ? 0 : a;
 }
 
-static void domain_fold_add(domain_fold *f, sc_id target) {
+static void domain_fold_add(sc_machine *m, sc_id target, void *arg) {
+    domain_fold *f = arg;
+    (void)m;
     if (!sc_is_descendant(f->chart, target, f->source)) f->all_inside_source = false;
     while (f->lcca != 0 && !sc_is_descendant(f->chart, target, f->lcca))
         f->lcca = next_compound_ancestor(f->chart, f->lcca);
 }
 
-static sc_id dynamic_domain(const sc_machine *m, const sc_transition *t) {
+static sc_id dynamic_domain(sc_machine *m, const sc_transition *t) {
     const sc_chart *c = m->chart;
     domain_fold f = { c, t->source, next_compound_ancestor(c, t->source), true };
-    for (uint32_t k = 0; k < t->target_count; k++) {
-        sc_id s = c->targets[t->targets_offset + k];
-        const sc_state *st = &c->states[s];
-        if (!sc_is_history(st->kind)) {
-            domain_fold_add(&f, s);
-        } else if (sc_bit_test(m->history_recorded, s)) {
-            sc_history_cursor cur = sc_history_open(m, s);
-            for (sc_id r = sc_history_next(&cur); r != SC_NONE; r = sc_history_next(&cur))
-                domain_fold_add(&f, r);
-        } else {
-            const sc_transition *d = &c->transitions[st->initial];
-            for (uint32_t j = 0; j < d->target_count; j++)
-                domain_fold_add(&f, c->targets[d->targets_offset + j]);
-        }
-    }
+    for (uint32_t k = 0; k < t->target_count; k++)
+        effective_targets(m, c->targets[t->targets_offset + k], false, domain_fold_add, &f);
     if ((t->flags & SC_TRANSITION_INTERNAL) && c->states[t->source].kind == SC_COMPOUND &&
         f.all_inside_source)
         return t->source;
@@ -198,7 +230,9 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
                     for (uint32_t k = m->enabled_count; k-- > 0 && !seen;)
                         seen = m->enabled[k].transition == index;
                 }
-                if (!seen) {
+                /* At most one transition per active atomic state: with a legal configuration the
+                 * list never fills; the bound keeps any other from writing past it. */
+                if (!seen && m->enabled_count < m->enabled_capacity) {
                     sc_id domain = t->domain;
                     if (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) domain = dynamic_domain(m, t);
                     m->enabled[m->enabled_count].transition = index;
@@ -270,20 +304,15 @@ static void exit_states(sc_machine *m, const sc_event *event) {
  * document order completes parallel states (all children) and compound states with no child
  * in the set (default initial transition). Everything the scan adds lies after the state
  * being scanned, so a single pass sees it, and enterStates runs in that same pass. */
+static void add_target(sc_machine *m, sc_id s, sc_id stop);
+
+static void add_target_visit(sc_machine *m, sc_id s, void *stop) { add_target(m, s, *(const sc_id *)stop); }
+
 static void add_target(sc_machine *m, sc_id s, sc_id stop) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
     if (sc_is_history(st->kind)) {
-        if (sc_bit_test(m->history_recorded, s)) {
-            sc_history_cursor cur = sc_history_open(m, s);
-            for (sc_id r = sc_history_next(&cur); r != SC_NONE; r = sc_history_next(&cur))
-                add_target(m, r, stop);             /* recorded states are never history */
-        } else {
-            const sc_transition *d = &c->transitions[st->initial];
-            sc_bit_set(m->history_default, s);
-            for (uint32_t k = 0; k < d->target_count; k++)
-                add_target(m, c->targets[d->targets_offset + k], stop);  /* never history */
-        }
+        if (effective_targets(m, s, false, add_target_visit, &stop)) sc_bit_set(m->history_default, s);
         return;
     }
     sc_bit_set(m->entry_set, s);
@@ -416,9 +445,72 @@ static void enter_states(sc_machine *m, const sc_event *event) {
     if (m->history_count) clear_history_defaults(m, lo, hi);
 }
 
+/* ---- target sets that history makes illegal ------------------------------------------------
+ * sc_chart_check has checked every target set with histories replaced by their defaults; a
+ * recorded value next to other targets can still put two children of one compound state in the
+ * entry set. Such a transition is checked before anything is exited: each effective target
+ * (records as this microstep will make them) is marked in entry_set (scratch, clear here) with
+ * its ancestors up to the domain; a compound state, or the domain, that gets a second marked
+ * child means an illegal configuration. The transition is then not taken, host->error is told,
+ * and the others go on. */
+typedef struct target_marks {
+    sc_id domain;
+    bool legal;
+} target_marks;
+
+static void mark_target(sc_machine *m, sc_id s, void *arg) {
+    const sc_chart *c = m->chart;
+    target_marks *marks = arg;
+    for (sc_id x = s; marks->legal && x != marks->domain && x != 0; x = c->states[x].parent) {
+        if (sc_bit_test(m->entry_set, x)) return;       /* joins a chain marked before */
+        sc_bit_set(m->entry_set, x);
+        sc_id p = c->states[x].parent;
+        if (c->states[p].kind == SC_PARALLEL) continue;
+        sc_id end = c->states[p].last_descendant + 1;   /* another child of p: marks outside x's subtree */
+        if (sc_bit_next(m->entry_set, p + 1, x) < x ||
+            sc_bit_next(m->entry_set, c->states[x].last_descendant + 1, end) < end)
+            marks->legal = false;
+    }
+}
+
+static void drop_illegal_target_sets(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    bool dropped = false;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        const sc_transition *t = &c->transitions[m->enabled[k].transition];
+        if (!(t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) || t->target_count < 2) continue;
+        target_marks marks = { m->enabled[k].domain, true };
+        for (uint32_t j = 0; j < t->target_count; j++)
+            effective_targets(m, c->targets[t->targets_offset + j], true, mark_target, &marks);
+        sc_bits_clear_range(m->entry_set, marks.domain + 1, c->states[marks.domain].last_descendant + 1);
+        if (!marks.legal) {
+            /* Dropped below, once all are judged (sc_chart_check keeps transition ids below 2^31). */
+            m->enabled[k].transition |= UINT32_C(0x80000000);
+            dropped = true;
+        }
+    }
+    if (!dropped) return;
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        sc_enabled e = m->enabled[k];
+        if (!(e.transition & UINT32_C(0x80000000))) {
+            m->enabled[kept++] = e;
+        } else if (m->host.error) {
+            m->host.error(m->host.context, m, SC_ERR_BAD_TARGETS, e.transition & ~UINT32_C(0x80000000));
+        }
+    }
+    m->enabled_count = kept;
+}
+
 /* ---- microstep: exitStates, executeTransitionContent, enterStates ---------------------- */
 static void microstep(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        if (c->transitions[m->enabled[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) {
+            drop_illegal_target_sets(m);
+            break;
+        }
+    }
     exit_states(m, event);
     for (uint32_t k = 0; k < m->enabled_count; k++) {
         sc_id index = m->enabled[k].transition;
@@ -464,15 +556,17 @@ static sc_status complete_macrostep(sc_machine *m) {
             if (SC_INTERRUPT_LOAD(m->interrupt)) return SC_ERR_INTERRUPTED;
             if (m->enabled_count) {
                 microstep(m, NULL);
-                continue;
+            } else {
+                sc_event internal;
+                sc_queue_pop(&m->internal, &internal);
+                select_transitions(m, &internal);
+                if (m->enabled_count) microstep(m, &internal);
+                sc_step_release(m, &internal);
             }
-            sc_event internal;
-            sc_queue_pop(&m->internal, &internal);
-            select_transitions(m, &internal);
-            if (m->enabled_count) microstep(m, &internal);
-            sc_step_release(m, &internal);
+            if (m->failure != SC_OK && !m->halted) return take_failure(m);
         }
         if (m->halted) {
+            m->failure = SC_OK;     /* a halted machine processes no more events: nothing was lost */
             sc_step_exit_interpreter(m);
             return SC_OK;
         }
@@ -496,6 +590,7 @@ sc_status sc_step_enter_initial(sc_machine *m) {
     sc_id action = c->transitions[initial].action;
     if (action != SC_NONE) m->host.action(m->host.context, m, action, NULL);
     enter_states(m, NULL);
+    if (m->failure != SC_OK && !m->halted) return take_failure(m);
     return complete_macrostep(m);
 }
 
@@ -512,7 +607,8 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
 /* The rest of an external event's macrostep, when anything is left to do. */
 sc_status sc_step_complete(sc_machine *m, bool handled) {
     sc_status status = SC_OK;
-    if (m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
+    if (m->failure != SC_OK && !m->halted) status = take_failure(m);
+    else if (m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
         status = complete_macrostep(m);
     if (status < 0) return status;
     return handled ? SC_OK : SC_UNHANDLED;

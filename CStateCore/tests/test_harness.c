@@ -162,6 +162,13 @@ static void host_done_data(void *context, sc_machine *m, sc_id final_state, sc_e
     h->done_data_calls++;
 }
 
+static void host_error(void *context, sc_machine *m, sc_status status, sc_id transition) {
+    harness *h = context;
+    (void)m;
+    if (status != SC_ERR_BAD_TARGETS) trace_add(h, "!unexpected-error-status:%d", (int)status);
+    trace_add(h, "error:%s", h->b->transition_name[transition]);
+}
+
 static void host_release(void *context, sc_machine *m, const sc_event *event) {
     harness *h = context;
     (void)m;
@@ -181,6 +188,7 @@ void harness_bind(harness *h, cb_builder *b) {
     h->host.invoke = host_invoke;
     h->host.done_data = host_done_data;
     h->host.release = host_release;
+    h->host.error = host_error;
 }
 
 /* A harness whose host has every callback, without a machine. NULL if the chart is bad. */

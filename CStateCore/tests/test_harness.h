@@ -4,7 +4,8 @@
  *
  * Every test builds a small chart with chart_builder, runs a machine whose host callbacks
  * append tokens to a trace ("enter:s1", "exit:s1", "take:t3", "init:s", "hist:h", "invoke:s",
- * "cancel:s", and with the optional switches "guard:g", "entered:s", "exited:s", "taken:t"),
+ * "cancel:s", "error:t" (sc_host.error: transition t not taken), and with the optional switches
+ * "guard:g", "entered:s", "exited:s", "taken:t"),
  * and compares the trace and the configuration with values derived BY HAND from the W3C
  * algorithm (Appendix D of SCXML 1.0; text in /work/shared/w3c-scxml/algorithm.txt). The
  * comment above each expectation names the steps of the algorithm that produce it.

@@ -294,6 +294,79 @@ static void test_history_deep_across_parallel_regions(void) {
     STEP(h, "back", SC_OK, "exit:O take:tb enter:W enter:p enter:r1 enter:x2 enter:r2 enter:y2", "W p r1 x2 r2 y2");
 }
 
+/* Issue 12, defect 1, at run time: a recorded history value next to other targets.
+ *
+ *  scxml               o --in--> p,  o --back--> h a1 a2 (tback),  o --home--> h (thome)
+ *    o                 aK --flip--> bK (tflipK),  p --out--> o (tout)
+ *    p (parallel)      b1 --jump--> h a2 (tjump)
+ *      h deep, default a1 a2 a3 (so the chart passes sc_chart_check)
+ *      r1: a1 b1   r2: a2 b2   r3: a3 b3
+ *
+ * With b1 b2 b3 recorded, "h a1 a2" resolves to b1 b2 b3 a1 a2: a1 and b1 are both children of
+ * the compound r1, an illegal configuration (and 5 active atomic states where 3 fit the
+ * machine's scratch list). The transition is not taken: sc_host.error reports it, nothing is
+ * exited or entered, the machine goes on. */
+static cb_builder *chart_history_conflict(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "o");
+    cb_state(b, NULL, SC_PARALLEL, "p");
+    cb_state(b, "p", SC_HISTORY_DEEP, "h");
+    const char *regions[] = { "r1", "r2", "r3" }, *as[] = { "a1", "a2", "a3" }, *bs[] = { "b1", "b2", "b3" };
+    const char *flips[] = { "tflip1", "tflip2", "tflip3" };
+    for (int k = 0; k < 3; k++) {
+        cb_state(b, "p", SC_COMPOUND, regions[k]);
+        cb_state(b, regions[k], SC_ATOMIC, as[k]);
+        cb_state(b, regions[k], SC_ATOMIC, bs[k]);
+        cb_trans(b, as[k], "flip", bs[k], 0, NULL, flips[k]);
+    }
+    cb_initial(b, "h", "a1 a2 a3", false);
+    cb_trans(b, "o", "in", "p", 0, NULL, "tin");
+    cb_trans(b, "o", "back", "h a1 a2", 0, NULL, "tback");
+    cb_trans(b, "o", "home", "h", 0, NULL, "thome");
+    cb_trans(b, "p", "out", "o", 0, NULL, "tout");
+    cb_trans(b, "b1", "jump", "h a2", 0, NULL, "tjump");
+    return b;
+}
+
+static void test_history_value_that_cannot_join_other_targets_is_not_taken(void) {
+    MACHINE(h, chart_history_conflict(), NULL);
+    START(h, SC_OK, "enter:o", "o");
+    STEP(h, "in", SC_OK, "exit:o take:tin enter:p enter:r1 enter:a1 enter:r2 enter:a2 enter:r3 enter:a3",
+         "p r1 a1 r2 a2 r3 a3");
+    /* One microstep, three transitions: exitOrder (reverse document order), then each
+     * transition's content in document order, then entryOrder. */
+    STEP(h, "flip", SC_OK,
+         "exit:a3 exit:a2 exit:a1 take:tflip1 take:tflip2 take:tflip3 enter:b1 enter:b2 enter:b3",
+         "p r1 b1 r2 b2 r3 b3");
+    STEP(h, "out", SC_OK, "exit:b3 exit:r3 exit:b2 exit:r2 exit:b1 exit:r1 exit:p take:tout enter:o", "o");
+    EXPECT_HISTORY(h, "h", "b1 b2 b3");
+    /* h resolves to b1 b2 b3; with a1 a2: not taken, reported, the configuration unchanged. */
+    STEP(h, "back", SC_OK, "error:tback", "o");
+    EXPECT_HISTORY(h, "h", "b1 b2 b3");
+    /* h alone is legal: its recorded value. */
+    STEP(h, "home", SC_OK,
+         "exit:o take:thome enter:p enter:r1 enter:b1 enter:r2 enter:b2 enter:r3 enter:b3", "p r1 b1 r2 b2 r3 b3");
+}
+
+/* The value checked is the one this microstep's exit is about to record, not the old record:
+ * recorded a1 a2 a3 ("h a2" would then be legal), but jumping from b1 exits p, which records
+ * b1 b2 b3 first, and b2 cannot join a2. */
+static void test_history_target_check_uses_the_record_about_to_be_made(void) {
+    MACHINE(h, chart_history_conflict(), NULL);
+    START(h, SC_OK, "enter:o", "o");
+    STEP(h, "in", SC_OK, "exit:o take:tin enter:p enter:r1 enter:a1 enter:r2 enter:a2 enter:r3 enter:a3",
+         "p r1 a1 r2 a2 r3 a3");
+    STEP(h, "out", SC_OK, "exit:a3 exit:r3 exit:a2 exit:r2 exit:a1 exit:r1 exit:p take:tout enter:o", "o");
+    EXPECT_HISTORY(h, "h", "a1 a2 a3");
+    STEP(h, "in", SC_OK, "exit:o take:tin enter:p enter:r1 enter:a1 enter:r2 enter:a2 enter:r3 enter:a3",
+         "p r1 a1 r2 a2 r3 a3");
+    STEP(h, "flip", SC_OK,
+         "exit:a3 exit:a2 exit:a1 take:tflip1 take:tflip2 take:tflip3 enter:b1 enter:b2 enter:b3",
+         "p r1 b1 r2 b2 r3 b3");
+    STEP(h, "jump", SC_OK, "error:tjump", "p r1 b1 r2 b2 r3 b3");
+    EXPECT_HISTORY(h, "h", "a1 a2 a3");
+}
+
 const test_case history_tests[] = {
     TEST(test_history_shallow_default_content),
     TEST(test_history_deep_default_content),
@@ -306,5 +379,7 @@ const test_case history_tests[] = {
     TEST(test_history_recorded_only_for_exited_states),
     TEST(test_history_internal_to_ancestor_history_keeps_domain),
     TEST(test_history_default_below_domain_leaves_parallel_alone),
+    TEST(test_history_value_that_cannot_join_other_targets_is_not_taken),
+    TEST(test_history_target_check_uses_the_record_about_to_be_made),
 };
 const size_t history_test_count = sizeof history_tests / sizeof history_tests[0];

@@ -304,7 +304,7 @@ static void hook_fill_queue(harness *h, const char *token, const sc_event *event
     if (strcmp(token, "take:tfin") == 0) trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "x")));
 }
 
-static void test_queue_done_event_dropped_when_full(void) {
+static void test_queue_done_event_that_does_not_fit_ends_the_macrostep(void) {
     cb_builder *b = new_chart();
     cb_state(b, NULL, SC_COMPOUND, "c");
     cb_state(b, "c", SC_ATOMIC, "c1");
@@ -316,9 +316,13 @@ static void test_queue_done_event_dropped_when_full(void) {
     MACHINE(h, b, &o);
     h->hook = hook_fill_queue;
     START(h, SC_OK, "enter:c enter:c1", "c c1");
-    /* The queue holds x; done.state.c cannot be queued: counted, not processed. */
-    STEP(h, "fin", SC_OK, "exit:c1 take:tfin raise=0 enter:cf", "c cf");
-    EXPECT_EQ_U(sc_machine_dropped_events(h->m), 1);
+    /* The queue holds x; done.state.c cannot be queued (no queue_full callback to grow it): the
+     * microstep completes (legal configuration), then the macrostep ends with the error, x still
+     * queued. Nothing is dropped silently; the deprecated counter stays 0. */
+    STEP(h, "fin", SC_ERR_QUEUE_FULL, "exit:c1 take:tfin raise=0 enter:cf", "c cf");
+    EXPECT_EQ_U(sc_machine_internal_count(h->m), 1);
+    EXPECT_EQ_U(sc_machine_internal_event(h->m, 0).id, ev(h, "x").id);
+    EXPECT_EQ_U(sc_machine_dropped_events(h->m), 0);
 }
 
 /* =========================================================================================
@@ -460,6 +464,142 @@ static void test_large_chart_multiword_bit_arrays(void) {
     EXPECT_TRACE(h, "exit:a129 exit:A");
 }
 
+/* Issue 12, defect 3: a full queue is never a silent drop. A host that grows the internal queue
+ * from sc_host.queue_full (sc_machine_set_internal_queue, storage doubling) gets every one of
+ * 10,000 events raised in one macrostep, in order, from a queue that starts with 4 slots. */
+typedef struct growing_host {
+    const cb_builder *b;
+    sc_id event;                /* the raised event's id */
+    uint32_t raised, refused, next, out_of_order;
+    sc_event *storage;          /* the host's queue storage, NULL while the block's is used */
+    uint32_t capacity, grows;
+} growing_host;
+
+static void growing_queue_full(void *context, sc_machine *m) {
+    growing_host *g = context;
+    uint32_t capacity = g->capacity * 2;
+    sc_event *bigger = malloc(capacity * sizeof *bigger);
+    if (!bigger) return;
+    if (sc_machine_set_internal_queue(m, bigger, capacity) != SC_OK) {
+        free(bigger);
+        return;
+    }
+    free(g->storage);           /* the core copied the events out of it */
+    g->storage = bigger;
+    g->capacity = capacity;
+    g->grows++;
+}
+
+static void growing_action(void *context, sc_machine *m, sc_id action, const sc_event *event) {
+    growing_host *g = context;
+    const char *name = g->b->action_name[action];
+    if (strcmp(name, "take:tgo") == 0) {
+        for (uint32_t i = 1; i <= 10000; i++) {
+            sc_event e = { g->event, 0, i };
+            if (sc_machine_raise(m, e) == SC_OK) g->raised++;
+            else g->refused++;
+        }
+    } else if (strcmp(name, "take:te") == 0) {
+        if (!event || event->data != g->next + 1) g->out_of_order++;
+        g->next++;
+    }
+}
+
+static void test_queue_grows_from_the_queue_full_callback(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "s");
+    cb_trans(b, "s", "go", NULL, 0, NULL, "tgo");
+    cb_trans(b, "s", "e", NULL, 0, NULL, "te");
+    REQUIRE(cb_finish(b), "builder: %s", b->error);
+    growing_host g = { b, cb_find_event(b, "e"), 0, 0, 0, 0, NULL, 4, 0 };
+    sc_host host = { .context = &g, .action = growing_action, .queue_full = growing_queue_full };
+    sc_options o = { 4, 0, 0 };
+    sc_machine *m = sc_machine_create(&b->chart, &host, &o);
+    REQUIRE(m, "sc_machine_create");
+    own_machine(m);
+    EXPECT_STATUS(sc_machine_start(m), SC_OK);
+    EXPECT_STATUS(sc_machine_dispatch(m, (sc_event){ cb_find_event(b, "go"), 0, 0 }), SC_OK);
+    own_block(g.storage);       /* freed after the machine */
+    EXPECT_EQ_U(g.raised, 10000);
+    EXPECT_EQ_U(g.refused, 0);
+    EXPECT_EQ_U(g.next, 10000);
+    EXPECT_EQ_U(g.out_of_order, 0);
+    EXPECT_EQ_U(g.grows, 12);   /* 4 -> 8 -> ... -> 16384, the first power of two times 4 >= 10000 */
+    EXPECT_EQ_U(g.capacity, 16384);
+    EXPECT_EQ_U(sc_machine_internal_count(m), 0);
+}
+
+/* A done event that finds the queue full is queued once the host has grown it. */
+static void queue_full_grow_harness(void *context, sc_machine *m) {
+    harness *h = context;
+    sc_event *bigger = owned_alloc(8 * sizeof *bigger);
+    trace_add(h, "grow=%d", (int)sc_machine_set_internal_queue(m, bigger, 8));
+}
+
+static void test_queue_done_event_queued_after_growing(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "c");
+    cb_state(b, "c", SC_ATOMIC, "c1");
+    cb_state(b, "c", SC_FINAL, "cf");
+    cb_trans(b, "c1", "fin", "cf", 0, NULL, "tfin");
+    cb_trans(b, "c", "done.state.c", NULL, 0, NULL, "td");
+    cb_event(b, "x");
+    sc_options o = { 1, 0, 0 };
+    MACHINE(h, b, &o);
+    h->hook = hook_fill_queue;
+    h->host.queue_full = queue_full_grow_harness;
+    EXPECT_STATUS(sc_machine_set_host(h->m, &h->host), SC_OK);
+    START(h, SC_OK, "enter:c enter:c1", "c c1");
+    /* x fills the one slot; done.state.c makes the core call queue_full, which moves x into 8
+     * slots; done.state.c follows x: x enables nothing, done.state.c takes td. */
+    STEP(h, "fin", SC_OK, "exit:c1 take:tfin raise=0 enter:cf grow=0 take:td", "c cf");
+}
+
+/* sc_machine_set_internal_queue keeps what is queued, in order, or refuses and changes nothing. */
+static void test_queue_set_internal_queue_arguments(void) {
+    MACHINE(h, chart_hierarchy(), NULL);
+    START(h, SC_OK, "enter:a enter:a1 enter:a11", "a a1 a11");
+    sc_event e1 = { 0, 1, 11 }, e2 = { 0, 2, 22 };
+    EXPECT_STATUS(sc_machine_raise(h->m, e1), SC_OK);
+    EXPECT_STATUS(sc_machine_raise(h->m, e2), SC_OK);
+    sc_event *one = owned_alloc(sizeof *one), *three = owned_alloc(3 * sizeof *three);
+    EXPECT_STATUS(sc_machine_set_internal_queue(h->m, one, 1), SC_ERR_BAD_ARGUMENT);   /* 2 queued */
+    EXPECT_STATUS(sc_machine_set_internal_queue(h->m, NULL, 3), SC_ERR_BAD_ARGUMENT);
+    EXPECT_STATUS(sc_machine_set_internal_queue(NULL, three, 3), SC_ERR_BAD_ARGUMENT);
+    EXPECT_STATUS(sc_machine_set_internal_queue(h->m, three, 3), SC_OK);
+    EXPECT_STATUS(sc_machine_set_internal_queue(h->m, three + 1, 2), SC_ERR_BAD_ARGUMENT);  /* overlaps */
+    EXPECT_EQ_U(sc_machine_internal_count(h->m), 2);
+    EXPECT_EQ_U(sc_machine_internal_event(h->m, 0).data, 11);
+    EXPECT_EQ_U(sc_machine_internal_event(h->m, 1).data, 22);
+    EXPECT_STATUS(sc_machine_raise(h->m, e1), SC_OK);
+    EXPECT_STATUS(sc_machine_raise(h->m, e1), SC_ERR_QUEUE_FULL);   /* 3 slots, no queue_full */
+    EXPECT_EQ_U(three[2].data, 11);
+}
+
+/* sc_machine_run is bounded too: a chart whose every macrostep posts the next event would keep
+ * the external queue from ever emptying. With max_steps 5 a call processes 5 events, then
+ * returns SC_ERR_RUNAWAY with the next one still queued; the machine goes on. */
+static void hook_post_ping(harness *h, const char *token, const sc_event *event) {
+    (void)event;
+    if (strcmp(token, "take:tping") == 0) sc_machine_post(h->m, ev(h, "ping"));
+}
+
+static void test_run_stops_a_chart_that_keeps_posting_to_itself(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "s");
+    cb_trans(b, "s", "ping", NULL, 0, NULL, "tping");
+    sc_options o = { 0, 0, 5 };
+    MACHINE(h, b, &o);
+    h->hook = hook_post_ping;
+    START(h, SC_OK, "enter:s", "s");
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "ping")), SC_OK);
+    EXPECT_STATUS(sc_machine_run(h->m), SC_ERR_RUNAWAY);
+    EXPECT_TRACE(h, "take:tping take:tping take:tping take:tping take:tping");
+    EXPECT_STATUS(sc_machine_run(h->m), SC_ERR_RUNAWAY);      /* the sixth was still queued */
+    EXPECT_TRACE(h, "take:tping take:tping take:tping take:tping take:tping");
+    EXPECT_CONFIG(h, "s");
+}
+
 const test_case limits_tests[] = {
     TEST(test_runaway_eventless_loop_on_start),
     TEST(test_runaway_on_dispatch_machine_stays_usable),
@@ -471,8 +611,12 @@ const test_case limits_tests[] = {
     TEST(test_queue_post_outside_and_run_fifo),
     TEST(test_queue_run_stops_when_halted),
     TEST(test_queue_internal_overflow),
-    TEST(test_queue_done_event_dropped_when_full),
+    TEST(test_queue_done_event_that_does_not_fit_ends_the_macrostep),
     TEST(test_static_allocation),
     TEST(test_large_chart_multiword_bit_arrays),
+    TEST(test_queue_grows_from_the_queue_full_callback),
+    TEST(test_queue_done_event_queued_after_growing),
+    TEST(test_queue_set_internal_queue_arguments),
+    TEST(test_run_stops_a_chart_that_keeps_posting_to_itself),
 };
 const size_t limits_test_count = sizeof limits_tests / sizeof limits_tests[0];

@@ -139,11 +139,24 @@ static void test_snapshot_restore_clears_queues_and_can_halt(void) {
     STEP(h, "out", SC_HALTED, "", "S S2");
 }
 
+/* A restored history record must be a value exitStates could make: a shallow record of two
+ * children of a compound state is refused (it would enter both). */
+static void test_snapshot_restore_history_refuses_states_not_active_together(void) {
+    MACHINE(h, chart_history(), NULL);
+    START(h, SC_OK, "enter:O", "O");
+    sc_id two[] = { st(h, "S1"), st(h, "S2") };
+    EXPECT_STATUS(sc_machine_restore_history(h->m, st(h, "Sh"), two, 2), SC_ERR_BAD_ARGUMENT);
+    EXPECT_EQ_U(sc_machine_history(h->m, st(h, "Sh"), NULL, 0), 0);
+    EXPECT_STATUS(sc_machine_restore_history(h->m, st(h, "Sh"), two + 1, 1), SC_OK);
+    EXPECT_HISTORY(h, "Sh", "S2");
+}
+
 const test_case snapshot_tests[] = {
     TEST(test_snapshot_restore_continues_identically),
     TEST(test_snapshot_illegal_configurations_rejected),
     TEST(test_snapshot_parallel_needs_every_region),
     TEST(test_snapshot_restore_history_validation),
     TEST(test_snapshot_restore_clears_queues_and_can_halt),
+    TEST(test_snapshot_restore_history_refuses_states_not_active_together),
 };
 const size_t snapshot_test_count = sizeof snapshot_tests / sizeof snapshot_tests[0];

@@ -18,8 +18,10 @@ import Statechart
 ///
 /// The program first checks `NAME_MACHINE_SIZE` against `sc_machine_size()` and that a static
 /// block of that size holds a machine (exit status 3 if not). The machine it traces gets the
-/// queue sizes and step bound the Swift engine gives one (`MachineOptions()`), so a macrostep
-/// that raises many events traces as in `statechart trace`.
+/// queue sizes and step bound the Swift engine gives one (`MachineOptions()`), and its internal
+/// queue grows as the Swift engine's does (doubling from `sc_host.queue_full`, up to
+/// `maximumInternalQueueLength`), so a macrostep that raises many events traces as in
+/// `statechart trace`.
 enum CTraceMainWriter {
     static func main(_ p: CParts) -> String {
         let n = p.prefix
@@ -105,6 +107,25 @@ enum CTraceMainWriter {
 
         /* What the Swift engine gives a machine (MachineOptions()), for the same trace. */
         static const sc_options trace_options = \(options);
+
+        /* The internal queue grows as the Swift engine's does: twice the slots whenever it is
+         * full (sc_host.queue_full), up to \(swift.maximumInternalQueueLength) events. */
+        static sc_event *queue_storage;
+        static uint32_t queue_slots = \(swift.internalQueueCapacity)u;
+
+        static void grow_queue(void *context, sc_machine *machine) {
+            (void)context;
+            if (queue_slots >= \(swift.maximumInternalQueueLength)u) return;
+            uint32_t slots = queue_slots > \(swift.maximumInternalQueueLength)u / 2u ? \(swift.maximumInternalQueueLength)u : queue_slots * 2u;
+            sc_event *storage = malloc(slots * sizeof *storage);
+            if (!storage || sc_machine_set_internal_queue(machine, storage, slots) != SC_OK) {
+                free(storage);
+                return;
+            }
+            free(queue_storage);
+            queue_storage = storage;
+            queue_slots = slots;
+        }
 
         /* A JSON string of `length` bytes of valid UTF-8, escaped as the Swift tool escapes it. */
         static void put_json_string(const char *text, size_t length) {
@@ -225,6 +246,7 @@ enum CTraceMainWriter {
                 fprintf(stderr, "trace: a block of \(n)_MACHINE_SIZE bytes: %s\\n", sc_status_text(status));
                 return 3;
             }
+            host.queue_full = grow_queue;
             sc_machine *machine = sc_machine_create(&\(n)_chart, &host, &trace_options);
             if (!machine) {
                 fputs("trace: cannot create the machine\\n", stderr);
@@ -258,6 +280,7 @@ enum CTraceMainWriter {
             }
             free(line);
             sc_machine_destroy(machine);
+            free(queue_storage);
             return rejected;
         }
 

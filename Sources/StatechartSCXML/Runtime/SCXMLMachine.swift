@@ -222,6 +222,11 @@ public final class SCXMLMachine: @unchecked Sendable {
         }
         machine = Machine(chart, options: options.machine, clock: options.clock)
         session.machine = machine
+        // A transition whose targets cannot be active together once history is resolved is not
+        // taken; the document hears of it as error.execution (SCXML 5.10).
+        machine.setTransitionErrorHandler { [weak session] ctx, message in
+            session?.raiseError("error.execution", message, ctx: ctx)
+        }
         // No external-event gate yet: the session installs it when it first has work for it
         // (events from other sessions, deferred sends, invocations; SCXMLSession.installGate).
         do {
