@@ -286,9 +286,15 @@ typedef struct sc_host {
  * Machines
  * ------------------------------------------------------------------------------------- */
 
+/**
+ * Sizes of a machine. Each queue slot is one sc_event (16 bytes; 12 on 32-bit targets). The
+ * defaults are small, for firmware: 8 + 8 slots. A chart that raises more events in one
+ * macrostep than the internal queue holds needs a larger capacity here, or a host that grows
+ * the queue from sc_host.queue_full; nothing is dropped either way (SC_ERR_QUEUE_FULL).
+ */
 typedef struct sc_options {
-    uint32_t internal_queue_capacity;   /**< 0: 64 */
-    uint32_t external_queue_capacity;   /**< 0: 64 */
+    uint32_t internal_queue_capacity;   /**< 0: 8 */
+    uint32_t external_queue_capacity;   /**< 0: 8 */
     uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
 } sc_options;
 
