@@ -92,6 +92,9 @@ extern const sc_options microwave_options;
  */
 #define microwave_MACHINE_SIZE ((size_t)1352u)
 
+/** sc_event.flags of the events the chart sends to itself (<send> without delay). */
+#define microwave_SENT_FLAG 0x1u
+
 /** The sc_host guard callback: evaluates the chart's conditions. */
 bool microwave_guard(void *context, sc_machine *machine, sc_id guard, const sc_event *event);
 /** The sc_host action callback: runs the chart's executable content. */
