@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """Random SCXML charts for the differential test (null datamodel), one per integer seed.
 
-    chartgen.py SEED [-o DIR] [--exclude FEATURE,...]     writes DIR/chart<SEED>.scxml and DIR/chart<SEED>.events
+    chartgen.py SEED [-o DIR] [--exclude FEATURE,...]
+        writes DIR/chart<SEED>.scxml and DIR/chart<SEED>.events
 
 The same seed always gives the same chart and events (random.Random(seed), no other input),
 so a seed printed by a failing run is all it takes to get the case back.
 
 A chart has nested compound states, <parallel> regions, shallow and deep <history> (each with
-its default transition, which SCXML requires), <final> states (so done.state.* events), eventless and event
-transitions (internal and external, targetless, one target, several targets in orthogonal
-regions, history targets), <initial> elements and `initial` attributes, and executable content
-(<raise>, <log>, <if>/<elseif>/<else>, <send> to itself without delay) in <onentry>,
-<onexit>, transitions, <initial> and <history> transitions. Conditions are In('id') combined
-with !, &&, ||, parentheses, true and false (the null datamodel's documented extension).
-Event names have dots; event descriptors use prefixes, `.*` and `*`.
+its default transition, which SCXML requires), <final> states (so done.state.ID events, and
+top-level ones that halt the machine), eventless and event transitions (external and
+type="internal", targetless, one target, several targets in orthogonal regions, history
+targets), <initial> elements and `initial` attributes, and executable content (<raise>, <log>,
+<if>/<elseif>/<else>, <send> to itself without delay and to #_internal, bursts of 60-80 events)
+in <onentry>, <onexit>, transitions, <initial> and <history> transitions. Conditions are
+In('id') combined with !, &&, ||, parentheses, true and false (the null datamodel's documented
+extension). Event names have dots; descriptors use prefixes, `.*` and `*`. Every chart
+terminates (see the note on event classes below).
 
 Every document is meant to be valid: the validator refusing one is a finding, not noise.
 """
@@ -25,27 +28,33 @@ from xml.sax.saxutils import quoteattr
 
 # Every generated macrostep terminates, and so does every input line's chain of sent events
 # (an event a chart sends to itself is processed after the line's report and before the next
-# line is read, with no limit to stop a loop). The event names come in three classes:
+# line is read, with no limit to stop a loop). The event names come in four classes:
 #
 #   raised   a, b, c, c.d, c.d.e, c.f (and the engine's done.state.ID): internal events
-#   sent     go.now, go.later, x: only ever external (<send>, or the input)
+#   late     late.a, late.b: sent by <onentry> and <onexit> (external events)
+#   sent     go.now, go.later, x: only ever external (sent by input transitions, or the input)
 #   input    in.a, in.b, in.b.c: only ever in the input
 #
-# A transition whose descriptors can match a raised name, or that has no event, is "internal":
-# it never sends, raises nothing when it has no target, and its targets are "forward": after
-# the source's whole subtree in document order, not history states, and with no <parallel>
-# as the nearest common ancestor of the source and a target. Taking such transitions makes the
-# sorted list of active atomic state indices grow lexicographically (the exited block, a range
-# of the domain, is replaced by states all after the source), so only finitely many can follow
-# each other. <send> is only in transitions whose descriptors match input names alone, so what a
-# chart sends never triggers another send. Everything else (history targets, backward and
-# internal-type transitions, re-entering parallels) happens on sent and input events.
+# A transition whose descriptors can match a raised or late name, or that has no event, is
+# "internal": it never sends, raises nothing when it has no target, and its targets are
+# "forward": after the source's whole subtree in document order, not history states, and with
+# no <parallel> as the nearest common ancestor of the source and a target. Taking such
+# transitions makes the sorted list of active atomic state indices grow lexicographically (the
+# exited block, a range of the domain, is replaced by states all after the source), so only
+# finitely many can follow each other. <send> of raised and sent names is only in transitions
+# whose descriptors match input names alone, so what they send never sends again. Late names
+# are sent on entry and exit, which only targetful transitions cause, and only internal
+# transitions take late events: a late event's macrostep that sends again has moved forward.
+# Everything else (history targets, backward and internal-type transitions, re-entering
+# parallels) happens on sent and input events.
 RAISED_EVENTS = ["a", "b", "c", "c.d", "c.d.e", "c.f"]
+LATE_EVENTS = ["late.a", "late.b"]
 SENT_EVENTS = ["go.now", "go.later", "x"]
 INPUT_EVENTS = ["in.a", "in.b", "in.b.c"]
-EVENT_NAMES = RAISED_EVENTS + SENT_EVENTS + INPUT_EVENTS
+EVENT_NAMES = RAISED_EVENTS + LATE_EVENTS + SENT_EVENTS + INPUT_EVENTS
 # Descriptors by the classes they can match (done.state.ID is added per chart).
-RAISED_DESCRIPTORS = ["a", "b", "c", "c.d", "c.d.e", "c.f", "c.*", "c.d.*", "*", "done", "done.state", "done.*"]
+RAISED_DESCRIPTORS = ["a", "b", "c", "c.d", "c.d.e", "c.f", "c.*", "c.d.*", "*", "done", "done.state", "done.*",
+                      "late", "late.a", "late.*"]
 SENT_DESCRIPTORS = ["go", "go.now", "go.later", "go.*", "x"]
 INPUT_DESCRIPTORS = ["in.a", "in.b", "in.b.c", "in", "in.*", "in.b.*"]
 # Input events the chart never mentions, or that only a prefix descriptor matches.
@@ -256,13 +265,14 @@ class Generator:
             return self.rng.choice(self.done_names)
         return self.rng.choice(RAISED_EVENTS)
 
-    def content(self, depth=0, most=3, sends=False, raises=True):
+    def content(self, depth=0, most=3, sends=None, raises=True):
+        """Executable content; `sends` is the list of names it may <send>, if any."""
         items = []
         for _ in range(self.rng.randint(0, most)):
             roll = self.rng.random()
             if self.bursty and self.chance(0.15) and (raises and self.on('raise') or sends and self.on('send')):
                 kind = 'raise' if raises and self.on('raise') and not (sends and self.chance(0.5)) else 'send'
-                name, last = self.rng.sample(RAISED_EVENTS if kind == 'raise' else RAISED_EVENTS + SENT_EVENTS, 2)
+                name, last = self.rng.sample(RAISED_EVENTS if kind == 'raise' else sends, 2)
                 items += [(kind, name)] * self.rng.randint(60, 80) + [(kind, last)]
             elif roll < 0.40:
                 if raises and self.on('raise'):
@@ -275,7 +285,7 @@ class Generator:
                     items.append(('log', label, None if label and self.chance(0.1) else self.new_id('m')))
             elif roll < 0.75:
                 if sends and self.on('send'):
-                    items.append(('send', self.rng.choice(RAISED_EVENTS + SENT_EVENTS)))
+                    items.append(('send', self.rng.choice(sends)))
             elif depth < 2 and self.on('if'):
                 branches = [(self.condition()[0], self.content(depth + 1, 2, sends, raises))]
                 for _ in range(self.rng.choice([0, 0, 1, 2])):
@@ -285,7 +295,8 @@ class Generator:
         return items
 
     def block(self, p):
-        return [self.content()] if self.chance(p) else []
+        """An <onentry> or <onexit>: it may send the late names (see the note on event classes)."""
+        return [self.content(sends=LATE_EVENTS)] if self.chance(p) else []
 
     # MARK: - Transitions and initial states
 
@@ -371,7 +382,7 @@ class Generator:
             targets = self.transition_targets(root)
             internal = bool(targets) and self.on('internal') and self.chance(0.3)
             return Transition(event, self.maybe_condition(0.35), targets, internal,
-                              self.content(most=2, sends=sends))
+                              self.content(most=2, sends=RAISED_EVENTS + SENT_EVENTS if sends else None))
         descriptors = []
         for _ in range(self.rng.choice([1, 1, 1, 2])):
             if self.done_names and self.on('done-events') and self.chance(0.15):
