@@ -7,7 +7,10 @@
 
 #include <stdlib.h>
 
-#define SC_DEFAULT_QUEUE_CAPACITY 64u
+/* Small: a slot is an sc_event (16 bytes, 12 on 32-bit targets), and most charts raise or post
+ * a few events per macrostep. Hosts that raise more size the queues in sc_options or grow the
+ * internal one from sc_host.queue_full (the Swift runtime does). */
+#define SC_DEFAULT_QUEUE_CAPACITY 8u
 #define SC_DEFAULT_MAX_STEPS 100000u
 
 /* ---- layout ------------------------------------------------------------------------------- */

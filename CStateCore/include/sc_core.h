@@ -212,6 +212,8 @@ sc_status sc_chart_check(const sc_chart *chart, sc_chart_error *error);
  * Whether states `a` and `b` of a chart that passed sc_chart_check can be active at once: one
  * contains the other, or their lowest common ancestor is a parallel state. (False: they lie in
  * two children of one compound state.) False for ids out of range.
+ *
+ *     if (!sc_chart_can_be_active_together(&chart, S_A1, S_B1)) reject("a1 and b1 exclude each other");
  */
 bool sc_chart_can_be_active_together(const sc_chart *chart, sc_id a, sc_id b);
 
@@ -270,7 +272,12 @@ typedef struct sc_host {
      * Optional: transition `transition` could not be taken because of `status`; the machine
      * stays in a legal configuration and goes on. Today: SC_ERR_BAD_TARGETS, a transition to a
      * history state whose recorded value, with the other targets, cannot be active together.
-     * SCXML hosts raise error.execution here (sc_machine_raise is allowed).
+     * SCXML hosts raise error.execution here (sc_machine_raise is allowed):
+     *
+     *     static void on_error(void *ctx, sc_machine *m, sc_status status, sc_id transition) {
+     *         (void)ctx; (void)status; (void)transition;
+     *         sc_machine_raise(m, (sc_event){ .id = EV_ERROR_EXECUTION });
+     *     }
      */
     void (*error)(void *context, sc_machine *machine, sc_status status, sc_id transition);
     /**
@@ -286,9 +293,15 @@ typedef struct sc_host {
  * Machines
  * ------------------------------------------------------------------------------------- */
 
+/**
+ * Sizes of a machine. Each queue slot is one sc_event (16 bytes; 12 on 32-bit targets). The
+ * defaults are small, for firmware: 8 + 8 slots. A chart that raises more events in one
+ * macrostep than the internal queue holds needs a larger capacity here, or a host that grows
+ * the queue from sc_host.queue_full; nothing is dropped either way (SC_ERR_QUEUE_FULL).
+ */
 typedef struct sc_options {
-    uint32_t internal_queue_capacity;   /**< 0: 64 */
-    uint32_t external_queue_capacity;   /**< 0: 64 */
+    uint32_t internal_queue_capacity;   /**< 0: 8 */
+    uint32_t external_queue_capacity;   /**< 0: 8 */
     uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
 } sc_options;
 

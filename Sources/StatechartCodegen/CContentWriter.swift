@@ -6,7 +6,8 @@ import StatechartSCXML
 ///
 /// What each element becomes (the firmware implements the hooks declared in the header):
 /// - `<raise event>`: `sc_machine_raise`; `<send>` to the machine itself (no target, or
-///   `#_internal`) without a delay: `sc_machine_post` (`sc_machine_raise` for `#_internal`).
+///   `#_internal`) without a delay: `sc_machine_post` (`sc_machine_raise` for `#_internal`),
+///   the event flagged `NAME_SENT_FLAG`.
 /// - `<send delay>`: `NAME_timer_start(...)`; `<cancel>`: `NAME_timer_cancel(...)`.
 /// - `<log>`: `NAME_log(context, label, message)`.
 /// - `<script>` (inline): `NAME_script(context, machine, NAME_SCRIPT_<k>, event)`; a negative
@@ -221,7 +222,10 @@ struct CContentWriter {
         guard errors.count == before else { return [] }
         let event = "(sc_event){ .id = \(names.eventExpression(name, in: compiled)) }"
         if target == "#_internal" { return ["(void)sc_machine_raise(machine, \(event));"] }
-        if milliseconds == 0 { return ["(void)sc_machine_post(machine, \(event));"] }
+        if milliseconds == 0 {
+            let sent = "(sc_event){ .id = \(names.eventExpression(name, in: compiled)), .flags = \(prefix)_SENT_FLAG }"
+            return ["(void)sc_machine_post(machine, \(sent));"]
+        }
         usesTimers = true
         var id = "NULL"
         if case .literal(let text)? = node.id { id = CText.literal(text) }

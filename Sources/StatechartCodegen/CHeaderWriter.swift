@@ -68,6 +68,9 @@ enum CHeaderWriter {
          */
         #define \(n)_MACHINE_SIZE ((size_t)\(p.machineSize)u)
 
+        /** sc_event.flags of the events the chart sends to itself (<send> without delay). */
+        #define \(n)_SENT_FLAG 0x1u
+
         /** The sc_host guard callback: evaluates the chart's conditions. */
         bool \(n)_guard(void *context, sc_machine *machine, sc_id guard, const sc_event *event);
         /** The sc_host action callback: runs the chart's executable content. */

@@ -13,6 +13,9 @@ import Statechart
 ///   line is read. The configuration lists the active atomic states in document order.
 /// - Delayed `<send>`s run in virtual time that never advances (as `statechart trace` runs
 ///   them): they stay pending, so a trace does not depend on how fast input arrives.
+/// - A chart that keeps sending events to itself is stopped (exit status 4) once more than
+///   `MachineOptions().maximumQueuedEventsPerSend` of them ran after one line, where the Swift
+///   tool drops the rest and goes on: the traces then differ, but neither runs forever.
 /// - `<log>` goes to standard error as `log: LABEL: MESSAGE`; a condition calling a host
 ///   function fails (no host functions are registered), raising `error.execution`.
 ///
@@ -228,6 +231,28 @@ enum CTraceMainWriter {
 
         static int is_blank(char c) { return c == ' ' || c == '\\t' || c == '\\r'; }
 
+        /* The Swift tool processes at most this many events the chart sent to itself per input
+         * line (MachineOptions.maximumQueuedEventsPerSend); past it, a chart that keeps sending
+         * is stopped. The core's sc_machine_run has no such bound, so this main counts them as
+         * the core releases them and stops the program (exit status 4) instead of running forever. */
+        static unsigned long sent_processed;
+
+        static void count_sent(void *context, sc_machine *machine, const sc_event *event) {
+            (void)context;
+            if ((event->flags & \(n)_SENT_FLAG) && ++sent_processed > \(swift.maximumQueuedEventsPerSend)ul)
+                sc_machine_interrupt(machine, true);
+        }
+
+        static void run_sent(sc_machine *machine) {
+            sent_processed = 0;
+            sc_status status = sc_machine_run(machine);
+            if (sent_processed > \(swift.maximumQueuedEventsPerSend)ul) {
+                fputs("trace: the chart kept sending events to itself (more than \(swift.maximumQueuedEventsPerSend) after one line); stopped\\n", stderr);
+                exit(4);
+            }
+            if ((int)status < 0) fprintf(stderr, "trace: %s\\n", sc_status_text(status));
+        }
+
         static void complain(sc_status status) {
             if ((int)status < 0) fprintf(stderr, "trace: %s\\n", sc_status_text(status));
         }
@@ -238,7 +263,7 @@ enum CTraceMainWriter {
                         (unsigned long)\(n)_MACHINE_SIZE, (unsigned long)sc_machine_size(&\(n)_chart, &\(n)_options));
                 return 3;
             }
-            sc_host host = { .context = NULL, .guard = \(n)_guard, .action = \(n)_action };
+            sc_host host = { .context = NULL, .guard = \(n)_guard, .action = \(n)_action, .release = count_sent };
             sc_machine *probe = NULL;
             sc_status status = sc_machine_init(&probe, machine_block, sizeof machine_block, &\(n)_chart, &host,
                                                &\(n)_options);
@@ -254,7 +279,7 @@ enum CTraceMainWriter {
             }
             complain(sc_machine_start(machine));
             report(machine, NULL, 0);
-            complain(sc_machine_run(machine));
+            run_sent(machine);
             char *line = NULL;
             size_t capacity = 0;
             unsigned long number = 0;
@@ -276,7 +301,7 @@ enum CTraceMainWriter {
                 sc_event event = { .id = event_id(line + start, stop - start) };
                 complain(sc_machine_dispatch(machine, event));
                 report(machine, line + start, stop - start);
-                complain(sc_machine_run(machine));
+                run_sent(machine);
             }
             free(line);
             sc_machine_destroy(machine);

@@ -90,7 +90,10 @@ extern const sc_options microwave_options;
  * &microwave_options) on the host that generated this file; a 32-bit target, with smaller
  * pointers, needs no more, and sc_machine_init() refuses a block that is too small.
  */
-#define microwave_MACHINE_SIZE ((size_t)3128u)
+#define microwave_MACHINE_SIZE ((size_t)1352u)
+
+/** sc_event.flags of the events the chart sends to itself (<send> without delay). */
+#define microwave_SENT_FLAG 0x1u
 
 /** The sc_host guard callback: evaluates the chart's conditions. */
 bool microwave_guard(void *context, sc_machine *machine, sc_id guard, const sc_event *event);
