@@ -16,7 +16,8 @@
 # run time from the hand-made seeds, scxml/ and ../shared/w3c-scxml/ (nothing of the W3C suite
 # is copied into the repository). Everything is built and kept under .build-fuzz/: the corpus
 # grows from run to run in .build-fuzz/corpus/<harness>/, and a finding is written to
-# .build-fuzz/findings/<harness>/ (crash-*, timeout-*, oom-*, leak-*).
+# .build-fuzz/findings/<harness>/ (crash-*, timeout-*, oom-*, leak-*), its log to
+# .build-fuzz/<harness>.<pid>.log.
 #
 # --keep-going runs libFuzzer with -fork so it carries on after a finding and collects them all
 # (for long runs); --jobs J runs J harness processes in parallel in that mode.
@@ -64,6 +65,10 @@ build_c() {
 # The Swift harness: the whole package with -sanitize=fuzzer,address in its own scratch path.
 # FUZZING_LIBFUZZER drops the harness's replay main(), so libFuzzer's main() is the entry point.
 build_swift() {
+  # After a merge that changed a struct of StatechartSCXML (SCXMLMachine.Options), the
+  # incremental build kept the harness's object code copying the old layout (a SEGV in
+  # Options.init in every input): the harness module is recompiled every time (one file).
+  touch Tests/Fuzz/SCXMLLoader/FuzzSCXMLLoader.swift
   swift build -c debug --scratch-path "$out/swift" --product StatechartFuzzSCXML \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING_LIBFUZZER -Xswiftc -use-ld=lld \
     -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -E "error|warning: |Compiling|Build complete" | grep -v "^\[" || true
@@ -135,7 +140,7 @@ for name in "${harnesses[@]}"; do
   [ "$name" = scxml ] && env_vars+=(STATECHART_FUZZ_DATAMODEL=null)
   corpus=$out/corpus/$name artifacts=$out/findings/$name
   mkdir -p "$corpus" "$artifacts"
-  log=$out/$name.log
+  log=$out/$name.$$.log                 # per run: a smoke run may overlap a long one
 
   # Known reproducers first: each must now run clean.
   repro_failed=0
@@ -155,6 +160,11 @@ for name in "${harnesses[@]}"; do
   max_len=4096; [[ $name == scxml* ]] && max_len=65536
   flags=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
          -artifact_prefix="$artifacts/" -max_len=$max_len)
+  # Invoked sessions run on their own queues and may outlive the input that started them, so
+  # libFuzzer's leak check after each input reported memory still in use by one (once, in a
+  # W3C autoforward test; not reproducible alone). For the SCXML harnesses leaks are checked
+  # only when the process exits (LeakSanitizer stays on, also when replaying reproducers).
+  [[ $name == scxml* ]] && flags+=(-detect_leaks=0)
   ((keep_going)) && flags+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   before=$(find "$artifacts" -type f | wc -l)
   start=$SECONDS status=0

@@ -51,7 +51,6 @@ RAISED_EVENTS = ["a", "b", "c", "c.d", "c.d.e", "c.f"]
 LATE_EVENTS = ["late.a", "late.b"]
 SENT_EVENTS = ["go.now", "go.later", "x"]
 INPUT_EVENTS = ["in.a", "in.b", "in.b.c"]
-EVENT_NAMES = RAISED_EVENTS + LATE_EVENTS + SENT_EVENTS + INPUT_EVENTS
 # Descriptors by the classes they can match (done.state.ID is added per chart).
 RAISED_DESCRIPTORS = ["a", "b", "c", "c.d", "c.d.e", "c.f", "c.*", "c.d.*", "*", "done", "done.state", "done.*",
                       "late", "late.a", "late.*"]
@@ -282,7 +281,18 @@ class Generator:
             elif roll < 0.60:
                 if self.on('log'):
                     label = self.rng.choice([None, 'L', 'trace'])
-                    items.append(('log', label, None if label and self.chance(0.1) else self.new_id('m')))
+                    # Mostly a string naming the place; some conditions (evaluated when the
+                    # content runs: true or false) and other literals.
+                    roll = self.rng.random()
+                    if label and roll < 0.1:
+                        expr = None
+                    elif roll < 0.7:
+                        expr = repr(self.new_id('m'))
+                    elif roll < 0.9:
+                        expr = self.condition()[0]
+                    else:
+                        expr = self.rng.choice(['3', '-1.5', '1e21', '0.1', 'true', 'false', 'null', '"dq"'])
+                    items.append(('log', label, expr))
             elif roll < 0.75:
                 if sends and self.on('send'):
                     items.append(('send', self.rng.choice(sends)))
@@ -381,7 +391,8 @@ class Generator:
             sends = all(d in INPUT_DESCRIPTORS for d in event.split())
             targets = self.transition_targets(root)
             internal = bool(targets) and self.on('internal') and self.chance(0.3)
-            return Transition(event, self.maybe_condition(0.35), targets, internal,
+            # An atomic state's way out (`external`) is seldom guarded.
+            return Transition(event, self.maybe_condition(0.1 if external else 0.35), targets, internal,
                               self.content(most=2, sends=RAISED_EVENTS + SENT_EVENTS if sends else None))
         descriptors = []
         for _ in range(self.rng.choice([1, 1, 1, 2])):
@@ -396,14 +407,17 @@ class Generator:
     # MARK: - Events
 
     def events(self):
-        names = EVENT_NAMES + INPUT_EVENTS * 3 + SENT_EVENTS * 2
-        if self.on('done-events'):
-            names += self.done_names[:3]
+        # Mostly input and sent events (the ones that move a chart anywhere), then raised and
+        # late names, done events, and names the chart does not know.
+        pools = [(INPUT_EVENTS, 0.45), (SENT_EVENTS, 0.2), (RAISED_EVENTS + LATE_EVENTS, 0.15)]
+        if self.on('done-events') and self.done_names:
+            pools.append((self.done_names, 0.05))
         if self.on('foreign-events'):
-            names += FOREIGN_EVENTS
+            pools.append((FOREIGN_EVENTS, 0.15))
         lines = []
         for _ in range(self.rng.randint(8, 24)):
-            name = self.rng.choice(names)
+            pool = self.rng.choices([p for p, _ in pools], weights=[w for _, w in pools])[0]
+            name = self.rng.choice(pool)
             if self.on('event-data') and self.chance(0.08):
                 # The last is not JSON: the event is sent without data.
                 name += ' ' + self.rng.choice(['1', '"text"', '{"k": [1, 2]}', 'null', '{bad'])
@@ -427,7 +441,7 @@ def write_content(items, indent, out):
             out.append(f'{pad}<send event={quoteattr(item[1])}/>')
         elif kind == 'log':
             label = f' label={quoteattr(item[1])}' if item[1] else ''
-            expr = f' expr={quoteattr(repr(item[2]))}' if item[2] else ''
+            expr = f' expr={quoteattr(item[2])}' if item[2] else ''
             out.append(f'{pad}<log{label}{expr}/>')
         elif kind == 'if':
             branches, otherwise = item[1], item[2]

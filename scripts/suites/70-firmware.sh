@@ -3,7 +3,9 @@
 # QEMU. Checks, each counted:
 #   - the committed generated files are what `statechart generate c` produces now;
 #   - the example builds with `make` (cc, -Werror) and with gcc and clang;
-#   - on the example's events it prints exactly what `statechart trace` prints;
+#   - the timer table's own tests pass (make test);
+#   - on the example's events, on edge.events (unknown and extended names, data, JSON escapes) and
+#     on lines that are not UTF-8 it prints exactly what `statechart trace` prints;
 #   - on timed.events (delayed events firing from the tick counter, a cancelled timer) it prints
 #     timed.expected, worked out by hand;
 #   - the firmware builds with arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os, runs under
