@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Statechart", targets: ["Statechart"]),
         .library(name: "StatechartSCXML", targets: ["StatechartSCXML"]),
         .library(name: "StatechartECMAScript", targets: ["StatechartECMAScript"]),
+        .library(name: "StatechartCodegen", targets: ["StatechartCodegen"]),
         .executable(name: "statechart", targets: ["StatechartCLI"]),
     ],
     dependencies: [
@@ -30,7 +31,7 @@ let package = Package(
         .target(
             name: "CStateCore",
             path: "CStateCore",
-            exclude: ["tests", "Makefile", "README.md"],
+            exclude: ["tests", "fuzz", "Makefile", "README.md"],
             publicHeadersPath: "include"
         ),
 
@@ -86,6 +87,15 @@ let package = Package(
             dependencies: ["StatechartSCXML", "CDuktapeShim"]
         ),
 
+        // MARK: - C code generation
+
+        // Charts (SCXML of the null datamodel, or Swift charts without closures) as C source
+        // for CStateCore: `statechart generate c`, and the benchmarks' C tables.
+        .target(
+            name: "StatechartCodegen",
+            dependencies: ["Statechart", "StatechartSCXML"]
+        ),
+
         // MARK: - Command-line tool
 
         .executableTarget(
@@ -93,8 +103,20 @@ let package = Package(
             dependencies: [
                 "StatechartSCXML",
                 "StatechartECMAScript",
+                "StatechartCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        // MARK: - Fuzzing
+
+        // The SCXML loader's libFuzzer harness. scripts/fuzz.sh builds it with -sanitize=fuzzer
+        // (and -DFUZZING_LIBFUZZER) in .build-fuzz; built normally it replays the input files
+        // given as arguments. See docs/FUZZING.md.
+        .executableTarget(
+            name: "StatechartFuzzSCXML",
+            dependencies: ["StatechartSCXML", "StatechartECMAScript"],
+            path: "Tests/Fuzz/SCXMLLoader"
         ),
 
         // MARK: - Tests
@@ -103,6 +125,7 @@ let package = Package(
         .testTarget(name: "StatechartExamplesTests", dependencies: ["StatechartExamples"]),
         .testTarget(name: "StatechartSCXMLTests", dependencies: ["StatechartSCXML"]),
         .testTarget(name: "StatechartECMAScriptTests", dependencies: ["StatechartECMAScript"]),
+        .testTarget(name: "StatechartCodegenTests", dependencies: ["StatechartCodegen"]),
         .testTarget(name: "StatechartCLITests", dependencies: ["StatechartCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,8 +3,13 @@
  *
  * sc_chart_check() is the guard between untrusted tables (hand-written, generated, loaded)
  * and the algorithm: once it passes, every index the algorithm follows is in range, the tree
- * is properly nested in document order, and every transition's domain covers its source and
- * targets, so no input can make the machine read out of bounds or loop.
+ * is properly nested in document order, every transition's domain covers its source and
+ * targets, and every target set can be active together, so no input can make the machine read
+ * out of bounds, loop, or enter an illegal configuration.
+ *
+ * It works in passes so that each one may rely on the earlier ones and none can loop: the
+ * tree's shape (index ranges only, no walks), then transitions and pools, then each state
+ * (child walks, now known to advance), then target sets (ancestor walks, now known to end).
  */
 #include "sc_internal.h"
 
@@ -21,6 +26,8 @@ const char *sc_status_text(sc_status status) {
     case SC_ERR_BAD_ARGUMENT: return "invalid argument";
     case SC_ERR_NOT_STARTED: return "machine has not been started";
     case SC_ERR_BUSY: return "not allowed from inside a machine callback";
+    case SC_ERR_INTERRUPTED: return "macrostep interrupted by the host (sc_machine_interrupt)";
+    case SC_ERR_BAD_TARGETS: return "transition not taken: its targets, history resolved, cannot be active together";
     }
     return "unknown status";
 }
@@ -46,7 +53,13 @@ static uint64_t required_own_mask(const sc_chart *c, sc_id s) {
     return mask;
 }
 
-void sc_chart_fill_masks(const sc_chart *chart, sc_state *states, sc_event_info *events) {
+static sc_status check_tables(const sc_chart *c, sc_chart_error *error, bool complete);
+
+sc_status sc_chart_fill_masks(const sc_chart *chart, sc_state *states, sc_event_info *events) {
+    /* Everything filling reads must be in range; masks (being filled) and whether targets can be
+     * active together (not read here) are left to sc_chart_check. */
+    sc_status status = check_tables(chart, NULL, false);
+    if (status != SC_OK) return status;
     if (events) {
         for (sc_id e = 0; e < chart->event_count; e++) {
             uint64_t mask = sc_event_bit(e);
@@ -61,6 +74,7 @@ void sc_chart_fill_masks(const sc_chart *chart, sc_state *states, sc_event_info 
             if (states[s].parent < s) states[s].path_mask |= states[states[s].parent].path_mask;
         }
     }
+    return SC_OK;
 }
 
 static bool targets_ok(const sc_chart *c, const sc_transition *t) {
@@ -103,7 +117,9 @@ static sc_status check_transition(const sc_chart *c, sc_id i, sc_chart_error *er
     return SC_OK;
 }
 
-static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error) {
+/* The tree's shape, from index ranges alone: parents precede children, subtrees nest. States
+ * are checked in order, so the parent's range is already known good. */
+static sc_status check_shape(const sc_chart *c, sc_id s, sc_chart_error *error) {
     const char *S = "states";
     const sc_state *st = &c->states[s];
     if (st->kind > SC_HISTORY_DEEP) return fail(error, "unknown kind", S, s);
@@ -125,6 +141,13 @@ static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error) 
     }
     if (st->last_descendant > s && c->states[s + 1].parent != s)
         return fail(error, "first state after a parent must be its child", S, s);
+    return SC_OK;
+}
+
+static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error, bool complete) {
+    const bool masks = complete;
+    const char *S = "states";
+    const sc_state *st = &c->states[s];
     bool leaf = st->last_descendant == s;
     bool container = st->kind == SC_COMPOUND || st->kind == SC_PARALLEL;
     if (leaf == container) return fail(error, "compound and parallel states need children; others have none", S, s);
@@ -133,11 +156,11 @@ static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error) 
     for (uint32_t k = 0; k < st->transition_count; k++)
         if (c->transitions[st->first_transition + k].source != s)
             return fail(error, "transition in this state's range has another source", S, s);
-    if ((required_own_mask(c, s) & ~st->own_mask) != 0)
+    if (masks && (required_own_mask(c, s) & ~st->own_mask) != 0)
         return fail(error, "own_mask lacks bits of its descriptors (use sc_chart_fill_masks)", S, s);
     /* The root too: selection tests an atomic state's path_mask before walking up to the root,
      * so root transitions whose bits are missing from its path_mask would never be selected. */
-    if ((st->own_mask & ~st->path_mask) || (s && (c->states[st->parent].path_mask & ~st->path_mask)))
+    if (masks && ((st->own_mask & ~st->path_mask) || (s && (c->states[st->parent].path_mask & ~st->path_mask))))
         return fail(error, "path_mask must include own_mask and the parent's path_mask", S, s);
     if (st->done_event != SC_NONE && st->done_event >= c->event_count)
         return fail(error, "done_event out of range", S, s);
@@ -158,6 +181,10 @@ static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error) 
                 return fail(error, "initial/default target must be a descendant", S, s);
             if (sc_is_history(st->kind) && sc_is_history(c->states[target].kind))
                 return fail(error, "history default transition must not target a history state", S, s);
+            /* A history's value is only known at run time; next to other targets of an initial
+             * transition it could make an illegal configuration that no transition stands for. */
+            if (complete && sc_is_history(c->states[target].kind) && t->target_count > 1)
+                return fail(error, "an initial transition that targets a history state must have no other target", S, s);
         }
     }
     if (sc_is_history(st->kind) && st->parent == 0) return fail(error, "history cannot be a child of the root", S, s);
@@ -173,14 +200,56 @@ static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error) 
     return SC_OK;
 }
 
-sc_status sc_chart_check(const sc_chart *c, sc_chart_error *error) {
+/* The static effective targets of a transition (getEffectiveTargetStates with every history
+ * replaced by its default targets), one at a time. */
+typedef struct target_cursor {
+    const sc_chart *chart;
+    const sc_transition *t;
+    uint32_t j;         /* index into t's targets */
+    uint32_t d;         /* index into the default targets of history target j */
+} target_cursor;
+
+static sc_id next_target(target_cursor *cur) {
+    const sc_chart *c = cur->chart;
+    const sc_transition *t = cur->t;
+    while (cur->j < t->target_count) {
+        sc_id s = c->targets[t->targets_offset + cur->j];
+        if (!sc_is_history(c->states[s].kind)) {
+            cur->j++;
+            return s;
+        }
+        const sc_transition *def = &c->transitions[c->states[s].initial];
+        if (cur->d < def->target_count) return c->targets[def->targets_offset + cur->d++];
+        cur->d = 0;
+        cur->j++;
+    }
+    return SC_NONE;
+}
+
+/* Targets that cannot be active together make an illegal configuration (two children of one
+ * compound state). Each pair is compared: O(targets^2 x depth) for a transition, bounded. */
+static bool targets_enterable_together(const sc_chart *c, const sc_transition *t) {
+    if (t->target_count == 0) return true;
+    target_cursor a = { c, t, 0, 0 };
+    for (sc_id x = next_target(&a); x != SC_NONE; x = next_target(&a)) {
+        target_cursor b = a;
+        for (sc_id y = next_target(&b); y != SC_NONE; y = next_target(&b))
+            if (!sc_can_be_active_together(c, x, y)) return false;
+    }
+    return true;
+}
+
+/* complete: also the masks and whether target sets can be active together (sc_chart_check);
+ * else only what sc_chart_fill_masks needs to read the tables safely. */
+static sc_status check_tables(const sc_chart *c, sc_chart_error *error, bool complete) {
+    const bool masks = complete;
     if (!c || !c->states || c->state_count < 2)
         return fail(error, "a chart needs the root and at least one state", "states", 0);
     if (c->transition_count && !c->transitions) return fail(error, "transitions missing", "transitions", 0);
     if (c->event_count && !c->events) return fail(error, "events missing", "events", 0);
     if (c->target_pool_count && !c->targets) return fail(error, "target pool missing", "targets", 0);
     if (c->descriptor_pool_count && !c->descriptors) return fail(error, "descriptor pool missing", "descriptors", 0);
-    if (c->state_count >= SC_EVENT_UNKNOWN || c->transition_count >= SC_EVENT_UNKNOWN ||
+    if (c->state_count >= SC_EVENT_UNKNOWN || c->transition_count >= UINT32_C(0x80000000) ||
         c->event_count >= SC_EVENT_UNKNOWN)
         return fail(error, "too many entries", "states", 0);
     for (sc_id e = 0; e < c->event_count; e++) {
@@ -188,16 +257,33 @@ sc_status sc_chart_check(const sc_chart *c, sc_chart_error *error) {
         if (ev->prefix != SC_NONE && ev->prefix >= e)
             return fail(error, "an event's prefix must be interned before it", "events", e);
         uint64_t need = sc_event_bit(e) | (ev->prefix != SC_NONE ? c->events[ev->prefix].mask : 0);
-        if (need & ~ev->mask) return fail(error, "mask lacks bits of its prefix chain (use sc_chart_fill_masks)", "events", e);
+        if (masks && (need & ~ev->mask))
+            return fail(error, "mask lacks bits of its prefix chain (use sc_chart_fill_masks)", "events", e);
     }
-    /* Transitions first: check_state reads their targets. */
+    for (sc_id s = 0; s < c->state_count; s++) {
+        sc_status st = check_shape(c, s, error);
+        if (st != SC_OK) return st;
+    }
+    /* Transitions before the rest of the states: check_state reads their targets. */
     for (sc_id i = 0; i < c->transition_count; i++) {
         sc_status st = check_transition(c, i, error);
         if (st != SC_OK) return st;
     }
     for (sc_id s = 0; s < c->state_count; s++) {
-        sc_status st = check_state(c, s, error);
+        sc_status st = check_state(c, s, error, masks);
         if (st != SC_OK) return st;
     }
+    for (sc_id i = 0; complete && i < c->transition_count; i++)
+        if (!targets_enterable_together(c, &c->transitions[i]))
+            return fail(error, "targets cannot be active together (history states counted by their default targets)",
+                        "transitions", i);
     return SC_OK;
+}
+
+sc_status sc_chart_check(const sc_chart *c, sc_chart_error *error) {
+    return check_tables(c, error, true);
+}
+
+bool sc_chart_can_be_active_together(const sc_chart *c, sc_id a, sc_id b) {
+    return c && a < c->state_count && b < c->state_count && sc_can_be_active_together(c, a, b);
 }

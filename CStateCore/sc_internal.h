@@ -1,7 +1,7 @@
 /*
- * sc_internal.h - the machine's memory layout and the bit-array helpers shared by
- * sc_machine.c (life cycle, queues, accessors) and sc_step.c (the SCXML algorithm).
- * Nothing here is part of the public API.
+ * sc_internal.h - the machine's memory layout, the bit-array and chart helpers, and the
+ * internal interfaces of the core's files (see the call graph below). Nothing here is part of
+ * the public API; the plan cache's own interface is sc_plan.h.
  */
 #ifndef SC_INTERNAL_H
 #define SC_INTERNAL_H
@@ -11,10 +11,24 @@
 #include <assert.h>
 #include <string.h>
 
+/* The interrupt request is the one field another thread may write while a macrostep runs, so it
+ * is atomic where C11 atomics exist; relaxed order suffices (it only asks the loop to stop). */
+#ifndef __STDC_NO_ATOMICS__
+#include <stdatomic.h>
+typedef atomic_bool sc_interrupt_flag;
+#define SC_INTERRUPT_LOAD(flag) atomic_load_explicit(&(flag), memory_order_relaxed)
+#define SC_INTERRUPT_STORE(flag, value) atomic_store_explicit(&(flag), (value), memory_order_relaxed)
+#else
+typedef volatile bool sc_interrupt_flag;
+#define SC_INTERRUPT_LOAD(flag) (flag)
+#define SC_INTERRUPT_STORE(flag, value) ((flag) = (value))
+#endif
+
 /*
  * A machine is one block:
  *
  *   +------------------+  struct sc_machine (header, below)
+ *   | plan cache       |  sc_plan_cache (sc_plan.h); absent when SC_CONFIG_NO_PLAN_CACHE
  *   | configuration    |  W words: bit s set while state s is active
  *   | entry_set        |  W words: scratch, states to enter in the current microstep
  *   | history_default  |  W words: scratch, history states that used their default transition
@@ -34,67 +48,18 @@
  * Counters kept alongside the bits, so a macrostep skips whole phases that have nothing to do:
  * eventless_states counts the states of {root} + configuration that have an eventless transition
  * (none: no eventless selection pass), invoke_pending_count the bits of invoke_pending,
- * atomic_active the active atomic states (1: the configuration is the path down to last_atomic),
- * and between macrosteps plan_key identifies the configuration for the plans (below).
+ * atomic_active the active atomic states (1: the configuration is the path down to last_atomic).
  *
- * plans: SC_PLAN_SETS x SC_PLAN_WAYS cached microsteps (sc_plan.c), part of the header.
+ * The files and who calls whom (no cycle):
+ *
+ *   sc_machine.c  entry points, life cycle, accessors, snapshots
+ *        |  \
+ *        |   sc_plan.c   the microstep cache (optional: SC_CONFIG_NO_PLAN_CACHE)
+ *        |  /
+ *   sc_step.c     the W3C algorithm
+ *        |
+ *   sc_history.c  history records      sc_queue.c  event rings      sc_chart.c  table checks
  */
-
-/*
- * A plan is an external event's microstep, recorded the first time it runs from a
- * configuration and replayed afterwards. It is keyed by the configuration: its only word in a
- * chart of at most 64 states, else its only active atomic state (the configuration is then the
- * path down to it), and recorded only when no guard was evaluated, no history was read or
- * written and no final state was entered, so (configuration, event) determines it.
- *
- *   SC_PLAN_UNHANDLED  the event enables nothing.
- *   SC_PLAN_MASKS      one-word charts, no callback made: the microstep is two mask operations,
- *                      configuration = (configuration & ~exit) | entry, whatever the number of
- *                      transitions (parallel regions included).
- *   SC_PLAN_WALK       from one atomic state to one atomic state, replayed state by state with
- *                      the recorded microstep's callbacks:
- *
- *        domain                      exit:  leaf, parent(leaf), ... up to the domain (excluded)
- *       /      \                     then:  the transition's content
- *    leaf ... next_leaf              enter: the path from below the domain down to next_leaf,
- *                                           bit i of entry_defaults: i-th state entered by default
- */
-#define SC_PLAN_WAYS 4u       /* any cycle of up to 4 (configuration, event) pairs never misses */
-#define SC_PLAN_SETS 4u
-#define SC_PLAN_MAX_PATH 64u
-
-enum { SC_PLAN_UNHANDLED = 1, SC_PLAN_MASKS = 2, SC_PLAN_WALK = 3 };
-
-typedef struct sc_plan {
-    uint64_t key;               /* the configuration (see above); 0 marks an empty slot */
-    sc_id event;                /* key */
-    uint32_t mode;              /* SC_PLAN_* */
-    sc_id next_leaf;            /* the atomic state entered last (the only one, for WALK) */
-    uint32_t next_hash;         /* MASKS: sc_plan_hash of the configuration after it */
-    union {
-        struct {
-            uint32_t eventless_states, atomic_active;   /* the counters after the microstep */
-            uint64_t exit, entry;
-        } masks;
-        struct {
-            sc_id leaf, transition, domain;             /* domain SC_NONE: targetless */
-            uint32_t entry_count;
-            uint64_t entry_defaults;
-        } walk;
-    } u;
-} sc_plan;
-
-/* What sc_step.c notes while a microstep may become a plan. */
-typedef struct sc_recording {
-    bool active;
-    bool ok;                    /* nothing happened that (leaf, event) alone does not determine */
-    bool quiet;                 /* no callback was made */
-    uint32_t entry_count;
-    uint32_t eventless_before;
-    uint32_t atomic_before;
-    sc_id leaf_before;
-    uint64_t entry_defaults;
-} sc_recording;
 
 typedef struct sc_queue {
     sc_event *slots;
@@ -116,7 +81,8 @@ struct sc_machine {
     uint32_t enabled_capacity;  /* A */
     uint32_t enabled_count;
     uint32_t max_steps;
-    uint32_t dropped;
+    sc_status failure;          /* an error met inside a microstep, reported once it completes */
+    sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
     bool started;
     bool halted;
     bool busy;                  /* inside start/dispatch/run/stop: callbacks are running */
@@ -125,10 +91,6 @@ struct sc_machine {
     uint32_t invoke_pending_count;
     uint32_t atomic_active;     /* active atomic states */
     sc_id last_atomic;          /* the atomic state entered last: the leaf when atomic_active == 1 */
-    uint64_t plan_key;          /* between macrosteps: the plans' key of the configuration, or 0 */
-    uint32_t plan_hash;         /* sc_plan_hash(plan_key), kept so lookups need not multiply */
-    uint32_t plan_clock;        /* picks the way a full set overwrites */
-    sc_recording recording;
     uint64_t *configuration;
     uint64_t *entry_set;
     uint64_t *history_default;
@@ -139,8 +101,10 @@ struct sc_machine {
     sc_enabled *enabled;
     sc_queue internal;
     sc_queue external;
-    sc_plan plans[SC_PLAN_SETS][SC_PLAN_WAYS];  /* last: the fields above share cache lines */
 };
+
+/* Bytes of the header; what follows it starts 8-aligned. */
+#define SC_MACHINE_HEADER_BYTES ((sizeof(struct sc_machine) + 7u) & ~(size_t)7u)
 
 /* ---- bit arrays ---------------------------------------------------------------------- */
 
@@ -241,6 +205,16 @@ static inline bool sc_is_atomic(uint8_t kind) {
     return kind == SC_ATOMIC || kind == SC_FINAL;
 }
 
+/* Whether states a and b can be active at once: one contains the other, or their lowest common
+ * ancestor is a parallel state (they lie in different regions). Else they would be two children
+ * of one compound state. Needs a checked tree (sc_chart_check's shape pass). */
+static inline bool sc_can_be_active_together(const sc_chart *c, sc_id a, sc_id b) {
+    if (a == b || sc_is_descendant(c, a, b) || sc_is_descendant(c, b, a)) return true;
+    sc_id lcca = c->states[a].parent;
+    while (!sc_is_descendant(c, b, lcca)) lcca = c->states[lcca].parent;
+    return c->states[lcca].kind == SC_PARALLEL;
+}
+
 /* Children: the first is s+1, the next sibling of c is last_descendant(c)+1. */
 #define SC_FOR_EACH_CHILD(chart, s, c) \
     for (sc_id c = (s) + 1; c <= (chart)->states[s].last_descendant; \
@@ -251,65 +225,82 @@ static inline bool sc_has_eventless(const sc_chart *chart, sc_id s) {
     return (chart->states[s].own_mask & SC_MASK_EVENTLESS) != 0;
 }
 
-/* Recomputes the configuration counters from the bits (after restore or init). */
-void sc_count_configuration(sc_machine *m);
+/* nameMatch: descriptor d matches event e when d is "*" or d is e or a prefix of e in
+ * dot-token terms. The chart interns every prefix, so the test is a walk up a short chain of ids. */
+static inline bool sc_name_match(const sc_chart *c, const sc_transition *t, sc_id event) {
+    const sc_id *d = c->descriptors + t->events_offset;
+    for (uint32_t k = 0; k < t->event_count; k++) {
+        if (d[k] == SC_EVENT_ANY) return true;
+        for (sc_id e = event; e < c->event_count; e = c->events[e].prefix)
+            if (e == d[k]) return true;
+    }
+    return false;
+}
 
-/* Record of history state h: word offset into history_records, or UINT32_MAX. */
-uint32_t sc_history_offset(const sc_machine *m, sc_id h);
+/* The filter mask of an event (sc_state.own_mask/path_mask bits it can match); NULL: eventless. */
+static inline uint64_t sc_event_mask(const sc_chart *c, const sc_event *event) {
+    if (!event) return SC_MASK_EVENTLESS;
+    if (event->id < c->event_count) return c->events[event->id].mask;
+    return UINT64_C(1) << 62;       /* unknown: matches only "*", whose bits cover every event bit */
+}
 
-/* Queue primitives (sc_machine.c). */
+/* ---- sc_queue.c: fixed rings inside the machine's block ---------------------------------- */
+
 bool sc_queue_push(sc_queue *q, sc_event e);
 bool sc_queue_pop(sc_queue *q, sc_event *e);
+/* Entry i (0: the oldest), i < count. */
+sc_event sc_queue_at(const sc_queue *q, uint32_t i);
+/* Moves the events, in order, into `storage` (capacity >= count, not overlapping the slots). */
+void sc_queue_move(sc_queue *q, sc_event *storage, uint32_t capacity);
+/* Appends to the machine's internal queue; when it is full, the host's queue_full callback may
+ * grow it first (one retry). False: not queued. */
+bool sc_queue_raise(sc_machine *m, sc_event e);
 
-/* The algorithm (sc_step.c). */
+/* ---- sc_history.c: history records -------------------------------------------------------
+ * The record of history state h is a bit per descendant of h's parent p: bit b stands for state
+ * p + 1 + b. A cursor walks a history value in document order: the recorded one, or the one
+ * exitStates would record from the configuration now (deep: the active atomic descendants of p;
+ * shallow: the active children of p). */
+
+typedef struct sc_history_cursor {
+    const sc_chart *chart;
+    const uint64_t *bits;
+    sc_id next, end;    /* the bits still to look at */
+    sc_id base;         /* a set bit b stands for state base + b */
+    sc_id parent;       /* the history's parent */
+    uint8_t select;     /* 0: every set bit (a record); else the history's kind (the configuration) */
+} sc_history_cursor;
+
+/* Builds history_index (called once when a machine is laid out). */
+void sc_history_index_build(sc_machine *m);
+/* A cursor over the recorded value of history state h (h must hold a record). */
+sc_history_cursor sc_history_open(const sc_machine *m, sc_id h);
+/* A cursor over the value exitStates would record for h from the configuration now. */
+sc_history_cursor sc_history_open_current(const sc_machine *m, sc_id h);
+/* The next state of the value, or SC_NONE at the end. */
+sc_id sc_history_next(sc_history_cursor *cur);
+/* Records h's value from the configuration (exitStates). */
+void sc_history_record(sc_machine *m, sc_id h);
+/* Sets h's record to `states` (validated by the caller); count 0 forgets it. */
+void sc_history_set(sc_machine *m, sc_id h, const sc_id *states, uint32_t count);
+
+/* ---- sc_step.c: the algorithm ------------------------------------------------------------- */
+
+/* interpret(): the root's initial transition and the first macrostep. */
 sc_status sc_step_enter_initial(sc_machine *m);
-sc_status sc_step_external(sc_machine *m, const sc_event *event);
+/* mainEventLoop for one external event, first half: selectTransitions and the microstep.
+ * Returns whether a transition was enabled. */
+bool sc_step_external_microstep(sc_machine *m, const sc_event *event);
+/* mainEventLoop, second half: eventless transitions, internal events, invocations. SC_OK or
+ * SC_UNHANDLED by `handled`, or an error. */
+sc_status sc_step_complete(sc_machine *m, bool handled);
 void sc_step_exit_interpreter(sc_machine *m);
+/* One state's exit and entry, as a microstep makes them (also used to replay plans). */
 void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event);
 void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event *event);
-
-sc_status sc_step_complete(sc_machine *m, bool handled);
-
-/* Plans (sc_plan.c). The key of the current configuration, the pair of slots (key, event)
- * lives in, and the plan there if any. */
-static inline uint64_t sc_plan_key(const sc_machine *m) {
-    if (m->words == 1) return m->configuration[0];
-    return m->atomic_active == 1 ? m->last_atomic : 0;
-}
-
-static inline uint32_t sc_plan_hash(uint64_t key) {
-    return (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
-}
-
-/* Updates plan_key and plan_hash from the configuration. */
-static inline void sc_plan_track(sc_machine *m) {
-    m->plan_key = sc_plan_key(m);
-    m->plan_hash = sc_plan_hash(m->plan_key);
-}
-
-static inline sc_plan *sc_plan_set(sc_machine *m, uint32_t key_hash, sc_id event) {
-    return m->plans[((key_hash ^ event * 0x85EBCA77u) >> 24) % SC_PLAN_SETS];
-}
-
-static inline const sc_plan *sc_plan_find(sc_machine *m, uint64_t key, sc_id event) {
-    const sc_plan *set = sc_plan_set(m, m->plan_hash, event);
-    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++)
-        if (set[w].key == key && set[w].event == event) return &set[w];
-    return NULL;
-}
-
-/* Applies an SC_PLAN_MASKS plan: the configuration word and its counters, no callback. */
-static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p) {
-    uint64_t configuration = (m->configuration[0] & ~p->u.masks.exit) | p->u.masks.entry;
-    m->configuration[0] = configuration;
-    m->plan_key = configuration;
-    m->plan_hash = p->next_hash;
-    m->eventless_states = p->u.masks.eventless_states;
-    m->atomic_active = p->u.masks.atomic_active;
-    m->last_atomic = p->next_leaf;
-}
-
-void sc_plan_replay(sc_machine *m, const sc_plan *cached, const sc_event *event);
-void sc_plan_store(sc_machine *m, uint64_t key, sc_id event);
+/* Recomputes the configuration counters from the bits (after restore or init). */
+void sc_step_count_configuration(sc_machine *m);
+/* The host's release callback for an event the core has finished with (NULL: nothing). */
+void sc_step_release(sc_machine *m, const sc_event *event);
 
 #endif /* SC_INTERNAL_H */

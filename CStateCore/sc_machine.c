@@ -1,12 +1,16 @@
 /*
- * sc_machine.c - machine life cycle (size, init, start, stop), the two event queues, the
- * public entry points that guard the algorithm in sc_step.c, accessors and snapshots.
+ * sc_machine.c - machine life cycle (size, init, start, stop), the public entry points that
+ * guard the algorithm (sc_step.c, through the plan cache of sc_plan.c when it is built in),
+ * accessors and snapshots.
  */
-#include "sc_internal.h"
+#include "sc_plan.h"
 
 #include <stdlib.h>
 
-#define SC_DEFAULT_QUEUE_CAPACITY 64u
+/* Small: a slot is an sc_event (16 bytes, 12 on 32-bit targets), and most charts raise or post
+ * a few events per macrostep. Hosts that raise more size the queues in sc_options or grow the
+ * internal one from sc_host.queue_full (the Swift runtime does). */
+#define SC_DEFAULT_QUEUE_CAPACITY 8u
 #define SC_DEFAULT_MAX_STEPS 100000u
 
 /* ---- layout ------------------------------------------------------------------------------- */
@@ -41,7 +45,7 @@ static bool compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l)
     l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
     l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
-    size_t size = round_up8(sizeof(sc_machine));
+    size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes());
     size += (size_t)l->words * 5u * sizeof(uint64_t);
     size += (size_t)l->history_words * sizeof(uint64_t);
     size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
@@ -66,7 +70,7 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
 
     uint8_t *p = memory;
     sc_machine *m = (sc_machine *)(void *)p;
-    p += round_up8(sizeof(sc_machine));
+    p += SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes());
     m->chart = chart;
     m->host = *host;
     m->words = l.words;
@@ -90,18 +94,9 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     p += round_up8((size_t)l.internal_cap * sizeof(sc_event));
     m->external.slots = (sc_event *)(void *)p;
     m->external.capacity = l.external_cap;
-
-    /* history_index: (history state, record offset) in document order, for binary search. */
-    uint32_t k = 0, offset = 0;
-    for (sc_id s = 0; s < chart->state_count; s++) {
-        if (!sc_is_history(chart->states[s].kind)) continue;
-        sc_id parent = chart->states[s].parent;
-        m->history_index[2 * k] = s;
-        m->history_index[2 * k + 1] = offset;
-        offset += (chart->states[parent].last_descendant - parent + 63u) >> 6;
-        k++;
-    }
-    sc_count_configuration(m);
+    sc_history_index_build(m);
+    sc_step_count_configuration(m);
+    sc_plan_track(m);
     return m;
 }
 
@@ -130,16 +125,13 @@ sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const 
 
 sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
     if (!m || !host) return SC_ERR_BAD_ARGUMENT;
-    /* Plans are recorded quiet or not by the observers: when they change, record afresh (a
-     * microstep being recorded is unfit). The other callbacks are not part of what a plan
-     * records (the actions it runs are ids in the chart). */
+    /* Plans are kept quiet or not by the observers installed when they are recorded: when the
+     * observers change, record afresh. The other callbacks are not part of what a plan records
+     * (the actions it runs are ids in the chart). */
     bool observers_change = host->entered != m->host.entered || host->exited != m->host.exited ||
                             host->taken != m->host.taken;
     m->host = *host;
-    if (observers_change) {
-        memset(m->plans, 0, sizeof m->plans);
-        m->recording.ok = false;
-    }
+    if (observers_change) sc_plan_forget(m);
     return SC_OK;
 }
 
@@ -156,52 +148,6 @@ void sc_machine_destroy(sc_machine *m) {
     if (m->owns_memory) free(m);
 }
 
-void sc_count_configuration(sc_machine *m) {
-    const sc_chart *c = m->chart;
-    m->eventless_states = sc_has_eventless(c, 0) ? 1u : 0u;
-    m->atomic_active = 0;
-    m->last_atomic = SC_NONE;
-    for (sc_id s = sc_bit_next(m->configuration, 0, c->state_count); s < c->state_count;
-         s = sc_bit_next(m->configuration, s + 1, c->state_count)) {
-        if (sc_has_eventless(c, s)) m->eventless_states++;
-        if (sc_is_atomic(c->states[s].kind)) {
-            m->atomic_active++;
-            m->last_atomic = s;
-        }
-    }
-    sc_plan_track(m);
-}
-
-uint32_t sc_history_offset(const sc_machine *m, sc_id h) {
-    uint32_t lo = 0, hi = m->history_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        sc_id s = m->history_index[2 * mid];
-        if (s == h) return m->history_index[2 * mid + 1];
-        if (s < h) lo = mid + 1; else hi = mid;
-    }
-    return UINT32_MAX;
-}
-
-/* ---- queues: fixed rings inside the machine's block ----------------------------------- */
-
-bool sc_queue_push(sc_queue *q, sc_event e) {
-    if (q->count == q->capacity) return false;
-    uint32_t tail = q->head + q->count;
-    if (tail >= q->capacity) tail -= q->capacity;
-    q->slots[tail] = e;
-    q->count++;
-    return true;
-}
-
-bool sc_queue_pop(sc_queue *q, sc_event *e) {
-    if (q->count == 0) return false;
-    *e = q->slots[q->head];
-    if (++q->head == q->capacity) q->head = 0;
-    q->count--;
-    return true;
-}
-
 /* ---- entry points ------------------------------------------------------------------------- */
 
 sc_status sc_machine_start(sc_machine *m) {
@@ -211,8 +157,21 @@ sc_status sc_machine_start(sc_machine *m) {
     m->started = true;
     m->busy = true;
     sc_status status = sc_step_enter_initial(m);
+    sc_plan_track(m);
     m->busy = false;
     return status;
+}
+
+/* One external event's macrostep (busy is set): its microstep, from a plan when the cache holds
+ * one, then the rest of the macrostep. Kept out of line so that sc_machine_dispatch's plan path
+ * saves no more registers than it needs. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static sc_status process_external(sc_machine *m, const sc_event *event) {
+    bool handled = sc_plan_take_event(m, event);
+    sc_step_release(m, event);
+    return sc_plan_complete(m, handled);
 }
 
 /* The general path of sc_machine_dispatch, out of line so the plan path spills nothing. */
@@ -224,18 +183,22 @@ static sc_status dispatch_event(sc_machine *m, sc_event event) {
         return SC_HALTED;
     }
     m->busy = true;
-    sc_status status = sc_step_external(m, &event);
+    sc_status status = process_external(m, &event);
     m->busy = false;
     return status;
 }
 
 sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
-    /* A plan without callbacks (sc_plan.c) on a started machine outside a callback: when
+#if SC_CONFIG_NO_PLAN_CACHE
+    return dispatch_event(m, event);
+#else
+    /* A plan without callbacks (sc_plan.h) on a started machine outside a callback: when
      * nothing is left to do after it, the macrostep is done without entering the algorithm.
-     * plan_key is 0 until the machine starts. */
-    const sc_plan *plan = m->plan_key && !m->busy && !m->halted ? sc_plan_find(m, m->plan_key, event.id) : NULL;
-    if (!plan || plan->mode == SC_PLAN_WALK) return dispatch_event(m, event);
+     * The key is 0 until the machine starts. */
+    sc_plan_cache *cache = sc_plan_cache_of(m);
+    const sc_plan *plan = cache->key && !m->busy && !m->halted ? sc_plan_find(cache, event.id) : NULL;
+    if (!plan || plan->mode >= SC_PLAN_WALK) return dispatch_event(m, event);
     if (plan->mode == SC_PLAN_MASKS) sc_plan_apply_masks(m, plan);
     bool handled = plan->mode == SC_PLAN_MASKS;
     if (m->host.release) {
@@ -246,14 +209,29 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
     if (!(m->eventless_states | m->internal.count | m->invoke_pending_count))
         return handled ? SC_OK : SC_UNHANDLED;
     m->busy = true;
-    sc_status status = sc_step_complete(m, handled);
+    sc_status status = sc_plan_complete(m, handled);
     m->busy = false;
     return status;
+#endif
+}
+
+void sc_machine_interrupt(sc_machine *m, bool interrupt) {
+    if (m) SC_INTERRUPT_STORE(m->interrupt, interrupt);
 }
 
 sc_status sc_machine_raise(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
-    return sc_queue_push(&m->internal, event) ? SC_OK : SC_ERR_QUEUE_FULL;
+    return sc_queue_raise(m, event) ? SC_OK : SC_ERR_QUEUE_FULL;
+}
+
+sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32_t capacity) {
+    if (!m || !storage || capacity < m->internal.count || capacity == 0) return SC_ERR_BAD_ARGUMENT;
+    /* The events are copied out of the old slots into the new ones: they must not overlap. */
+    uintptr_t new_begin = (uintptr_t)storage, new_end = (uintptr_t)(storage + capacity);
+    uintptr_t old_begin = (uintptr_t)m->internal.slots, old_end = (uintptr_t)(m->internal.slots + m->internal.capacity);
+    if (new_begin < old_end && old_begin < new_end) return SC_ERR_BAD_ARGUMENT;
+    sc_queue_move(&m->internal, storage, capacity);
+    return SC_OK;
 }
 
 sc_status sc_machine_post(sc_machine *m, sc_event event) {
@@ -267,9 +245,13 @@ sc_status sc_machine_run(sc_machine *m) {
     if (m->busy) return SC_ERR_BUSY;
     if (!m->started) return SC_ERR_NOT_STARTED;
     sc_event event;
-    while (!m->halted && sc_queue_pop(&m->external, &event)) {
+    uint32_t processed = 0;
+    while (!m->halted && m->external.count) {
+        /* A chart that posts to itself in every macrostep would keep this loop going forever. */
+        if (processed++ >= m->max_steps) return SC_ERR_RUNAWAY;
+        sc_queue_pop(&m->external, &event);
         m->busy = true;
-        sc_status status = sc_step_external(m, &event);
+        sc_status status = process_external(m, &event);
         m->busy = false;
         if (status < 0) return status;
     }
@@ -305,7 +287,7 @@ const sc_chart *sc_machine_chart(const sc_machine *m) { return m ? m->chart : NU
 void *sc_machine_context(const sc_machine *m) { return m ? m->host.context : NULL; }
 uint32_t sc_machine_configuration_words(const sc_machine *m) { return m ? m->words : 0; }
 const uint64_t *sc_machine_configuration(const sc_machine *m) { return m ? m->configuration : NULL; }
-uint32_t sc_machine_dropped_events(const sc_machine *m) { return m ? m->dropped : 0; }
+uint32_t sc_machine_dropped_events(const sc_machine *m) { (void)m; return 0; }
 
 uint32_t sc_machine_active_states(const sc_machine *m, bool atomic_only, sc_id *out, uint32_t capacity) {
     if (!m) return 0;
@@ -325,12 +307,10 @@ uint32_t sc_machine_active_states(const sc_machine *m, bool atomic_only, sc_id *
 uint32_t sc_machine_history(const sc_machine *m, sc_id h, sc_id *out, uint32_t capacity) {
     if (!m || h >= m->chart->state_count || !sc_is_history(m->chart->states[h].kind)) return UINT32_MAX;
     if (!sc_bit_test(m->history_recorded, h)) return 0;
-    const sc_chart *c = m->chart;
-    sc_id p = c->states[h].parent, span = c->states[p].last_descendant - p;
-    const uint64_t *rec = m->history_records + sc_history_offset(m, h);
+    sc_history_cursor cur = sc_history_open(m, h);
     uint32_t n = 0;
-    for (sc_id b = sc_bit_next(rec, 0, span); b < span; b = sc_bit_next(rec, b + 1, span)) {
-        if (out && n < capacity) out[n] = p + 1 + b;
+    for (sc_id s = sc_history_next(&cur); s != SC_NONE; s = sc_history_next(&cur)) {
+        if (out && n < capacity) out[n] = s;
         n++;
     }
     return n;
@@ -341,9 +321,7 @@ uint32_t sc_machine_internal_count(const sc_machine *m) { return m ? m->internal
 sc_event sc_machine_internal_event(const sc_machine *m, uint32_t index) {
     sc_event none = { SC_NONE, 0, 0 };
     if (!m || index >= m->internal.count) return none;
-    uint32_t slot = m->internal.head + index;
-    if (slot >= m->internal.capacity) slot -= m->internal.capacity;
-    return m->internal.slots[slot];
+    return sc_queue_at(&m->internal, index);
 }
 
 /* A legal configuration: every state's parent is active (or the root); the root and every
@@ -390,7 +368,8 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     memset(m->history_recorded, 0, (size_t)m->words * sizeof(uint64_t));
     memset(m->invoke_pending, 0, (size_t)m->words * sizeof(uint64_t));
     m->invoke_pending_count = 0;
-    sc_count_configuration(m);
+    sc_step_count_configuration(m);
+    sc_plan_track(m);
     m->started = true;
     m->halted = halted;
     return SC_OK;
@@ -401,17 +380,17 @@ sc_status sc_machine_restore_history(sc_machine *m, sc_id h, const sc_id *states
     if (m->busy) return SC_ERR_BUSY;
     const sc_chart *c = m->chart;
     if (h >= c->state_count || !sc_is_history(c->states[h].kind)) return SC_ERR_BAD_ARGUMENT;
-    sc_id p = c->states[h].parent, span = c->states[p].last_descendant - p;
+    sc_id p = c->states[h].parent;
     bool deep = c->states[h].kind == SC_HISTORY_DEEP;
     for (uint32_t i = 0; i < count; i++) {
         sc_id s = states[i];
         if (!sc_is_descendant(c, s, p) || sc_is_history(c->states[s].kind)) return SC_ERR_BAD_ARGUMENT;
         if (deep ? !sc_is_atomic(c->states[s].kind) : c->states[s].parent != p) return SC_ERR_BAD_ARGUMENT;
     }
-    uint64_t *rec = m->history_records + sc_history_offset(m, h);
-    memset(rec, 0, ((span + 63u) >> 6) * sizeof(uint64_t));
-    for (uint32_t i = 0; i < count; i++) sc_bit_set(rec, states[i] - p - 1);
-    if (count) sc_bit_set(m->history_recorded, h);
-    else sc_bit_clear(m->history_recorded, h);
+    /* A record must be a value exitStates could make: states that can be active together. */
+    for (uint32_t i = 0; i < count; i++)
+        for (uint32_t j = i + 1; j < count; j++)
+            if (!sc_can_be_active_together(c, states[i], states[j])) return SC_ERR_BAD_ARGUMENT;
+    sc_history_set(m, h, states, count);
     return SC_OK;
 }

@@ -23,18 +23,24 @@
  */
 #include "sc_internal.h"
 
-/* An unknown event only ever matches "*", whose descriptor bit covers every event bit. */
-#define SC_UNKNOWN_EVENT_MASK (UINT64_C(1) << 62)
-
-static void release_event(sc_machine *m, const sc_event *event) {
+void sc_step_release(sc_machine *m, const sc_event *event) {
     if (event && m->host.release) m->host.release(m->host.context, m, event);
 }
 
+/* A done event. One the queue cannot take (even after the host's queue_full) is released and
+ * ends the macrostep once this microstep is complete, so the configuration stays legal. */
 static void raise_core_event(sc_machine *m, sc_event event) {
-    if (!sc_queue_push(&m->internal, event)) {
-        m->dropped++;
-        release_event(m, &event);
+    if (!sc_queue_raise(m, event)) {
+        if (m->failure == SC_OK) m->failure = SC_ERR_QUEUE_FULL;
+        sc_step_release(m, &event);
     }
+}
+
+/* The failure a microstep met (SC_OK if none), cleared. */
+static sc_status take_failure(sc_machine *m) {
+    sc_status failure = m->failure;
+    m->failure = SC_OK;
+    return failure;
 }
 
 /* The configuration changes only here, so the counters the macrostep loop reads stay exact. */
@@ -53,35 +59,67 @@ static void configuration_remove(sc_machine *m, sc_id s) {
     if (sc_is_atomic(m->chart->states[s].kind)) m->atomic_active--;
 }
 
-/* While a microstep is recorded as a plan: something (configuration, event) does not determine
- * (a guard, history, a final state) makes it unfit; any callback makes it not quiet. */
-static void not_a_plan(sc_machine *m) { m->recording.ok = false; }
-static void not_quiet(sc_machine *m) { m->recording.quiet = false; }
-
-/* ---- nameMatch ---------------------------------------------------------------------------
- * Descriptor d matches event e when d is "*" or d is e or a prefix of e in dot-token terms.
- * The chart interns every prefix, so the test is a walk up a short chain of ids. */
-static bool name_match(const sc_chart *c, const sc_transition *t, sc_id event) {
-    const sc_id *d = c->descriptors + t->events_offset;
-    for (uint32_t k = 0; k < t->event_count; k++) {
-        if (d[k] == SC_EVENT_ANY) return true;
-        for (sc_id e = event; e < c->event_count; e = c->events[e].prefix)
-            if (e == d[k]) return true;
+/* Recomputes the counters from the configuration bits (a machine laid out or restored). */
+void sc_step_count_configuration(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    m->eventless_states = sc_has_eventless(c, 0) ? 1u : 0u;
+    m->atomic_active = 0;
+    m->last_atomic = SC_NONE;
+    for (sc_id s = sc_bit_next(m->configuration, 0, c->state_count); s < c->state_count;
+         s = sc_bit_next(m->configuration, s + 1, c->state_count)) {
+        if (sc_has_eventless(c, s)) m->eventless_states++;
+        if (sc_is_atomic(c->states[s].kind)) {
+            m->atomic_active++;
+            m->last_atomic = s;
+        }
     }
-    return false;
 }
 
+/* ---- conditionMatch (nameMatch is sc_name_match, sc_internal.h) ------------------------- */
 static bool condition_match(sc_machine *m, const sc_transition *t, const sc_event *event) {
     if (t->guard == SC_NONE) return true;
-    not_a_plan(m);
     if (!m->host.guard) return false;
     return m->host.guard(m->host.context, m, t->guard, event);
 }
 
+/* ---- getEffectiveTargetStates ------------------------------------------------------------
+ * A target, or a history state's value: its record, else its default transition's targets
+ * (which are never history states). `upcoming`: the record the current microstep's exitStates is
+ * about to make, for a history whose parent it exits (so a target set can be checked before
+ * anything is exited). Calls visit for each state; returns whether the default was used. */
+typedef void (*state_visit)(sc_machine *m, sc_id s, void *arg);
+
+/* Whether active state s is in the exit set of the enabled transitions. */
+static bool in_exit_set(const sc_machine *m, sc_id s) {
+    if (!sc_bit_test(m->configuration, s)) return false;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        sc_id d = m->enabled[k].domain;
+        if (d != SC_NONE && sc_is_descendant(m->chart, s, d)) return true;
+    }
+    return false;
+}
+
+static bool effective_targets(sc_machine *m, sc_id s, bool upcoming, state_visit visit, void *arg) {
+    const sc_chart *c = m->chart;
+    const sc_state *st = &c->states[s];
+    if (!sc_is_history(st->kind)) {
+        visit(m, s, arg);
+        return false;
+    }
+    bool recording_now = upcoming && in_exit_set(m, st->parent);
+    if (recording_now || sc_bit_test(m->history_recorded, s)) {
+        sc_history_cursor cur = recording_now ? sc_history_open_current(m, s) : sc_history_open(m, s);
+        for (sc_id r = sc_history_next(&cur); r != SC_NONE; r = sc_history_next(&cur)) visit(m, r, arg);
+        return false;
+    }
+    const sc_transition *d = &c->transitions[st->initial];
+    for (uint32_t k = 0; k < d->target_count; k++) visit(m, c->targets[d->targets_offset + k], arg);
+    return true;
+}
+
 /* ---- getTransitionDomain for transitions that target history states --------------------
- * getEffectiveTargetStates dereferences history: the recorded states, else the default
- * transition's targets. The domain is then the source (internal transition whose effective
- * targets all lie inside a compound source) or findLCCA(source + effective targets). */
+ * The domain is the source (internal transition whose effective targets all lie inside a
+ * compound source) or findLCCA(source + effective targets). */
 typedef struct domain_fold {
     const sc_chart *chart;
     sc_id source;
@@ -95,31 +133,19 @@ static sc_id next_compound_ancestor(const sc_chart *c, sc_id s) {
     return a == SC_NONE ? 0 : a;
 }
 
-static void domain_fold_add(domain_fold *f, sc_id target) {
+static void domain_fold_add(sc_machine *m, sc_id target, void *arg) {
+    domain_fold *f = arg;
+    (void)m;
     if (!sc_is_descendant(f->chart, target, f->source)) f->all_inside_source = false;
     while (f->lcca != 0 && !sc_is_descendant(f->chart, target, f->lcca))
         f->lcca = next_compound_ancestor(f->chart, f->lcca);
 }
 
-static sc_id dynamic_domain(const sc_machine *m, const sc_transition *t) {
+static sc_id dynamic_domain(sc_machine *m, const sc_transition *t) {
     const sc_chart *c = m->chart;
     domain_fold f = { c, t->source, next_compound_ancestor(c, t->source), true };
-    for (uint32_t k = 0; k < t->target_count; k++) {
-        sc_id s = c->targets[t->targets_offset + k];
-        const sc_state *st = &c->states[s];
-        if (!sc_is_history(st->kind)) {
-            domain_fold_add(&f, s);
-        } else if (sc_bit_test(m->history_recorded, s)) {
-            const uint64_t *rec = m->history_records + sc_history_offset(m, s);
-            sc_id p = st->parent, span = c->states[p].last_descendant - p;
-            for (sc_id b = sc_bit_next(rec, 0, span); b < span; b = sc_bit_next(rec, b + 1, span))
-                domain_fold_add(&f, p + 1 + b);
-        } else {
-            const sc_transition *d = &c->transitions[st->initial];
-            for (uint32_t j = 0; j < d->target_count; j++)
-                domain_fold_add(&f, c->targets[d->targets_offset + j]);
-        }
-    }
+    for (uint32_t k = 0; k < t->target_count; k++)
+        effective_targets(m, c->targets[t->targets_offset + k], false, domain_fold_add, &f);
     if ((t->flags & SC_TRANSITION_INTERNAL) && c->states[t->source].kind == SC_COMPOUND &&
         f.all_inside_source)
         return t->source;
@@ -180,10 +206,7 @@ static void remove_conflicting_transitions(sc_machine *m) {
 static void select_transitions(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
     const sc_id n = c->state_count;
-    uint64_t mask;
-    if (!event) mask = SC_MASK_EVENTLESS;
-    else if (event->id < c->event_count) mask = c->events[event->id].mask;
-    else mask = SC_UNKNOWN_EVENT_MASK;
+    const uint64_t mask = sc_event_mask(c, event);
 
     m->enabled_count = 0;
     for (sc_id a = sc_bit_next(m->configuration, 0, n); a < n;
@@ -196,7 +219,7 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
             const sc_transition *t = c->transitions + st->first_transition;
             const sc_transition *end = t + st->transition_count;
             for (; t < end; t++) {
-                bool matches = event ? (t->event_count && name_match(c, t, event->id))
+                bool matches = event ? (t->event_count && sc_name_match(c, t, event->id))
                                      : t->event_count == 0;
                 if (!matches || !condition_match(m, t, event)) continue;
                 sc_id index = (sc_id)(t - c->transitions);
@@ -207,12 +230,11 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
                     for (uint32_t k = m->enabled_count; k-- > 0 && !seen;)
                         seen = m->enabled[k].transition == index;
                 }
-                if (!seen) {
+                /* At most one transition per active atomic state: with a legal configuration the
+                 * list never fills; the bound keeps any other from writing past it. */
+                if (!seen && m->enabled_count < m->enabled_capacity) {
                     sc_id domain = t->domain;
-                    if (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) {
-                        domain = dynamic_domain(m, t);
-                        not_a_plan(m);
-                    }
+                    if (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) domain = dynamic_domain(m, t);
                     m->enabled[m->enabled_count].transition = index;
                     m->enabled[m->enabled_count].domain = domain;
                     m->enabled_count++;
@@ -230,22 +252,6 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
  * increasing). First every history of an exited state records (deep: active atomic
  * descendants; shallow: active children), then states exit in reverse document order: onexit,
  * cancel invocations, leave the configuration. */
-static void record_history(sc_machine *m, sc_id h) {
-    const sc_chart *c = m->chart;
-    sc_id p = c->states[h].parent;
-    sc_id span = c->states[p].last_descendant - p;
-    uint64_t *rec = m->history_records + sc_history_offset(m, h);
-    bool deep = c->states[h].kind == SC_HISTORY_DEEP;
-    memset(rec, 0, ((span + 63u) >> 6) * sizeof(uint64_t));
-    sc_id end = p + 1 + span;
-    for (sc_id s = sc_bit_next(m->configuration, p + 1, end); s < end;
-         s = sc_bit_next(m->configuration, s + 1, end)) {
-        if (deep ? sc_is_atomic(c->states[s].kind) : c->states[s].parent == p)
-            sc_bit_set(rec, s - p - 1);
-    }
-    sc_bit_set(m->history_recorded, h);
-}
-
 static void record_histories(sc_machine *m) {
     const sc_chart *c = m->chart;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
@@ -255,16 +261,14 @@ static void record_histories(sc_machine *m) {
         for (sc_id s = sc_bit_next(m->configuration, d + 1, end); s < end;
              s = sc_bit_next(m->configuration, s + 1, end)) {
             if (!(c->states[s].flags & SC_STATE_HAS_HISTORY)) continue;
-            not_a_plan(m);
             SC_FOR_EACH_CHILD(c, s, h)
-                if (sc_is_history(c->states[h].kind)) record_history(m, h);
+                if (sc_is_history(c->states[h].kind)) sc_history_record(m, h);
         }
     }
 }
 
 void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
     const sc_state *st = &m->chart->states[s];
-    if (st->on_exit != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE) || m->host.exited) not_quiet(m);
     /* statesToInvoke.delete(s). cancelInvoke only reaches invocations that were started: a
      * state entered and exited within one macrostep was never invoked (as in exitInterpreter). */
     bool invoked = false;
@@ -300,22 +304,15 @@ static void exit_states(sc_machine *m, const sc_event *event) {
  * document order completes parallel states (all children) and compound states with no child
  * in the set (default initial transition). Everything the scan adds lies after the state
  * being scanned, so a single pass sees it, and enterStates runs in that same pass. */
+static void add_target(sc_machine *m, sc_id s, sc_id stop);
+
+static void add_target_visit(sc_machine *m, sc_id s, void *stop) { add_target(m, s, *(const sc_id *)stop); }
+
 static void add_target(sc_machine *m, sc_id s, sc_id stop) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
     if (sc_is_history(st->kind)) {
-        not_a_plan(m);
-        if (sc_bit_test(m->history_recorded, s)) {
-            const uint64_t *rec = m->history_records + sc_history_offset(m, s);
-            sc_id p = st->parent, span = c->states[p].last_descendant - p;
-            for (sc_id b = sc_bit_next(rec, 0, span); b < span; b = sc_bit_next(rec, b + 1, span))
-                add_target(m, p + 1 + b, stop);     /* recorded states are never history */
-        } else {
-            const sc_transition *d = &c->transitions[st->initial];
-            sc_bit_set(m->history_default, s);
-            for (uint32_t k = 0; k < d->target_count; k++)
-                add_target(m, c->targets[d->targets_offset + k], stop);  /* never history */
-        }
+        if (effective_targets(m, s, false, add_target_visit, &stop)) sc_bit_set(m->history_default, s);
         return;
     }
     sc_bit_set(m->entry_set, s);
@@ -406,16 +403,6 @@ static void clear_history_defaults(sc_machine *m, sc_id lo, sc_id hi) {
 void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event *event) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
-    if (m->recording.active) {
-        sc_recording *r = &m->recording;
-        if (r->entry_count < SC_PLAN_MAX_PATH) r->entry_defaults |= (uint64_t)by_default << r->entry_count;
-        else r->ok = false;
-        r->entry_count++;
-        if (m->host.entered || st->on_entry != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE) ||
-            (by_default && c->transitions[st->initial].action != SC_NONE))
-            r->quiet = false;
-        if (st->kind == SC_FINAL || (st->flags & SC_STATE_HAS_HISTORY)) r->ok = false;
-    }
     configuration_add(m, s);
     if (st->flags & SC_STATE_HAS_INVOKE) {
         sc_bit_set(m->invoke_pending, s);
@@ -458,16 +445,78 @@ static void enter_states(sc_machine *m, const sc_event *event) {
     if (m->history_count) clear_history_defaults(m, lo, hi);
 }
 
+/* ---- target sets that history makes illegal ------------------------------------------------
+ * sc_chart_check has checked every target set with histories replaced by their defaults; a
+ * recorded value next to other targets can still put two children of one compound state in the
+ * entry set. Such a transition is checked before anything is exited: each effective target
+ * (records as this microstep will make them) is marked in entry_set (scratch, clear here) with
+ * its ancestors up to the domain; a compound state, or the domain, that gets a second marked
+ * child means an illegal configuration. The transition is then not taken, host->error is told,
+ * and the others go on. */
+typedef struct target_marks {
+    sc_id domain;
+    bool legal;
+} target_marks;
+
+static void mark_target(sc_machine *m, sc_id s, void *arg) {
+    const sc_chart *c = m->chart;
+    target_marks *marks = arg;
+    for (sc_id x = s; marks->legal && x != marks->domain && x != 0; x = c->states[x].parent) {
+        if (sc_bit_test(m->entry_set, x)) return;       /* joins a chain marked before */
+        sc_bit_set(m->entry_set, x);
+        sc_id p = c->states[x].parent;
+        if (c->states[p].kind == SC_PARALLEL) continue;
+        sc_id end = c->states[p].last_descendant + 1;   /* another child of p: marks outside x's subtree */
+        if (sc_bit_next(m->entry_set, p + 1, x) < x ||
+            sc_bit_next(m->entry_set, c->states[x].last_descendant + 1, end) < end)
+            marks->legal = false;
+    }
+}
+
+static void drop_illegal_target_sets(sc_machine *m) {
+    const sc_chart *c = m->chart;
+    bool dropped = false;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        const sc_transition *t = &c->transitions[m->enabled[k].transition];
+        if (!(t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) || t->target_count < 2) continue;
+        target_marks marks = { m->enabled[k].domain, true };
+        for (uint32_t j = 0; j < t->target_count; j++)
+            effective_targets(m, c->targets[t->targets_offset + j], true, mark_target, &marks);
+        sc_bits_clear_range(m->entry_set, marks.domain + 1, c->states[marks.domain].last_descendant + 1);
+        if (!marks.legal) {
+            /* Dropped below, once all are judged (sc_chart_check keeps transition ids below 2^31). */
+            m->enabled[k].transition |= UINT32_C(0x80000000);
+            dropped = true;
+        }
+    }
+    if (!dropped) return;
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        sc_enabled e = m->enabled[k];
+        if (!(e.transition & UINT32_C(0x80000000))) {
+            m->enabled[kept++] = e;
+        } else if (m->host.error) {
+            m->host.error(m->host.context, m, SC_ERR_BAD_TARGETS, e.transition & ~UINT32_C(0x80000000));
+        }
+    }
+    m->enabled_count = kept;
+}
+
 /* ---- microstep: exitStates, executeTransitionContent, enterStates ---------------------- */
 static void microstep(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
+    for (uint32_t k = 0; k < m->enabled_count; k++) {
+        if (c->transitions[m->enabled[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) {
+            drop_illegal_target_sets(m);
+            break;
+        }
+    }
     exit_states(m, event);
     for (uint32_t k = 0; k < m->enabled_count; k++) {
         sc_id index = m->enabled[k].transition;
         if (m->host.taken) m->host.taken(m->host.context, m, index, event);
         sc_id action = c->transitions[index].action;
         if (action != SC_NONE) m->host.action(m->host.context, m, action, event);
-        if (m->host.taken || action != SC_NONE) not_quiet(m);
     }
     enter_states(m, event);
 }
@@ -504,17 +553,20 @@ static sc_status complete_macrostep(sc_machine *m) {
             /* Counted only when there is work, so a macrostep of exactly max_steps steps
              * completes; the next one is refused before it starts (between two microsteps). */
             if (steps++ >= m->max_steps) return SC_ERR_RUNAWAY;
+            if (SC_INTERRUPT_LOAD(m->interrupt)) return SC_ERR_INTERRUPTED;
             if (m->enabled_count) {
                 microstep(m, NULL);
-                continue;
+            } else {
+                sc_event internal;
+                sc_queue_pop(&m->internal, &internal);
+                select_transitions(m, &internal);
+                if (m->enabled_count) microstep(m, &internal);
+                sc_step_release(m, &internal);
             }
-            sc_event internal;
-            sc_queue_pop(&m->internal, &internal);
-            select_transitions(m, &internal);
-            if (m->enabled_count) microstep(m, &internal);
-            release_event(m, &internal);
+            if (m->failure != SC_OK && !m->halted) return take_failure(m);
         }
         if (m->halted) {
+            m->failure = SC_OK;     /* a halted machine processes no more events: nothing was lost */
             sc_step_exit_interpreter(m);
             return SC_OK;
         }
@@ -538,46 +590,26 @@ sc_status sc_step_enter_initial(sc_machine *m) {
     sc_id action = c->transitions[initial].action;
     if (action != SC_NONE) m->host.action(m->host.context, m, action, NULL);
     enter_states(m, NULL);
-    sc_status status = complete_macrostep(m);
-    sc_plan_track(m);
-    return status;
+    if (m->failure != SC_OK && !m->halted) return take_failure(m);
+    return complete_macrostep(m);
 }
 
-/* mainEventLoop, outer part: one external event, then complete the macrostep. From a single-path
- * configuration the event's microstep is replayed from a plan when one was recorded, else
- * computed (and recorded); the rest of the macrostep is computed either way. */
-sc_status sc_step_external(sc_machine *m, const sc_event *event) {
-    uint64_t key = m->plan_key;
-    const sc_plan *plan = key ? sc_plan_find(m, key, event->id) : NULL;
-    bool handled;
-    if (plan) {
-        handled = plan->mode != SC_PLAN_UNHANDLED;
-        sc_plan_replay(m, plan, event);
-    } else {
-        if (key) {
-            sc_recording start = { true, true, true, 0, m->eventless_states, m->atomic_active,
-                                   m->last_atomic, 0 };
-            m->recording = start;
-        }
-        select_transitions(m, event);
-        handled = m->enabled_count > 0;
-        if (handled) microstep(m, event);
-        if (key) {
-            m->recording.active = false;
-            if (m->recording.ok) sc_plan_store(m, key, event->id);
-        }
-    }
-    release_event(m, event);
-    return sc_step_complete(m, handled);
+/* mainEventLoop, outer part, for one external event: enabledTransitions =
+ * selectTransitions(externalEvent); if not empty, microstep(enabledTransitions). The enabled
+ * list stays in m->enabled until the next selection (the plan cache reads it afterwards). */
+bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
+    select_transitions(m, event);
+    if (!m->enabled_count) return false;
+    microstep(m, event);
+    return true;
 }
 
-/* The rest of an external event's macrostep, when anything is left to do; SC_OK or
- * SC_UNHANDLED by `handled`, or an error. Leaves plan_key up to date. */
+/* The rest of an external event's macrostep, when anything is left to do. */
 sc_status sc_step_complete(sc_machine *m, bool handled) {
     sc_status status = SC_OK;
-    if (m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
+    if (m->failure != SC_OK && !m->halted) status = take_failure(m);
+    else if (m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
         status = complete_macrostep(m);
-    sc_plan_track(m);
     if (status < 0) return status;
     return handled ? SC_OK : SC_UNHANDLED;
 }

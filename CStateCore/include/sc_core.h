@@ -30,6 +30,22 @@
 #ifndef SC_CORE_H
 #define SC_CORE_H
 
+/*
+ * Build configuration (define on the compiler's command line, the same for every file of the
+ * core):
+ *
+ *   SC_CONFIG_NO_PLAN_CACHE=1   leave the microstep plan cache out (sc_plan.c): each machine is
+ *                               784 bytes smaller and the code about 2.4 KB smaller (Cortex-M3,
+ *                               -Os); every external event then runs the algorithm in full, with
+ *                               the same behaviour and callbacks.
+ *                               Default 0: the cache is built in (see sc_machine_set_host).
+ *
+ *     cc -std=c11 -Os -DSC_CONFIG_NO_PLAN_CACHE=1 -ICStateCore/include -c CStateCore/sc_*.c
+ */
+#ifndef SC_CONFIG_NO_PLAN_CACHE
+#define SC_CONFIG_NO_PLAN_CACHE 0
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,7 +82,10 @@ typedef enum sc_status {
     SC_ERR_NO_MEMORY = -4,   /**< allocation failed, or the supplied block is too small */
     SC_ERR_BAD_ARGUMENT = -5,/**< an id out of range, a NULL pointer */
     SC_ERR_NOT_STARTED = -6, /**< sc_machine_start() has not run yet */
-    SC_ERR_BUSY = -7         /**< the call is not allowed from inside a callback */
+    SC_ERR_BUSY = -7,        /**< the call is not allowed from inside a callback */
+    SC_ERR_INTERRUPTED = -8, /**< sc_machine_interrupt() stopped the macrostep between two microsteps */
+    SC_ERR_BAD_TARGETS = -9  /**< a transition's targets, history resolved, cannot be active together:
+                                  it was not taken (reported through sc_host.error) */
 } sc_status;
 
 /** A short English description of a status code ("runaway eventless loop", ...). */
@@ -181,17 +200,31 @@ typedef struct sc_chart_error {
 
 /**
  * Verifies every invariant the machine relies on, so hand-built or corrupted tables give an
- * error instead of undefined behaviour. O(states + transitions + pools).
- * Returns SC_OK or SC_ERR_BAD_CHART with *error filled (error may be NULL).
+ * error instead of undefined behaviour, in bounded time on any table: O(states + transitions +
+ * pools), plus, per transition, O(targets^2 x depth) to check that its targets (each history
+ * counted by its default targets) can be active together. A root whose initial transition
+ * targets two of its children, or a transition to "a1 b1" where both lie in one compound state,
+ * is rejected. Returns SC_OK or SC_ERR_BAD_CHART with *error filled (error may be NULL).
  */
 sc_status sc_chart_check(const sc_chart *chart, sc_chart_error *error);
+
+/**
+ * Whether states `a` and `b` of a chart that passed sc_chart_check can be active at once: one
+ * contains the other, or their lowest common ancestor is a parallel state. (False: they lie in
+ * two children of one compound state.) False for ids out of range.
+ *
+ *     if (!sc_chart_can_be_active_together(&chart, S_A1, S_B1)) reject("a1 and b1 exclude each other");
+ */
+bool sc_chart_can_be_active_together(const sc_chart *chart, sc_id a, sc_id b);
 
 /**
  * Computes the filter masks of mutable tables being built by hand: events[e].mask from the
  * prefix chains, and states[s].own_mask/path_mask from the transitions' descriptors.
  * `states` and `events` alias chart->states and chart->events (either may be NULL to skip).
+ * The tables are checked first as sc_chart_check does, masks aside: SC_ERR_BAD_CHART (nothing
+ * written) when they are inconsistent, else SC_OK.
  */
-void sc_chart_fill_masks(const sc_chart *chart, sc_state *states, sc_event_info *events);
+sc_status sc_chart_fill_masks(const sc_chart *chart, sc_state *states, sc_event_info *events);
 
 /* ---------------------------------------------------------------------------------------
  * Events
@@ -235,15 +268,40 @@ typedef struct sc_host {
     void (*done_data)(void *context, sc_machine *machine, sc_id final_state, sc_event *done);
     /** The core has finished with an event from one of its queues (payload may be released). */
     void (*release)(void *context, sc_machine *machine, const sc_event *event);
+    /**
+     * Optional: transition `transition` could not be taken because of `status`; the machine
+     * stays in a legal configuration and goes on. Today: SC_ERR_BAD_TARGETS, a transition to a
+     * history state whose recorded value, with the other targets, cannot be active together.
+     * SCXML hosts raise error.execution here (sc_machine_raise is allowed):
+     *
+     *     static void on_error(void *ctx, sc_machine *m, sc_status status, sc_id transition) {
+     *         (void)ctx; (void)status; (void)transition;
+     *         sc_machine_raise(m, (sc_event){ .id = EV_ERROR_EXECUTION });
+     *     }
+     */
+    void (*error)(void *context, sc_machine *machine, sc_status status, sc_id transition);
+    /**
+     * Optional: the internal queue is full and an event is about to be refused. The host may
+     * call sc_machine_set_internal_queue() with larger storage; the core then retries once.
+     * Without it (or if the queue stays full) sc_machine_raise() returns SC_ERR_QUEUE_FULL, and a
+     * done event the core raises ends the macrostep with SC_ERR_QUEUE_FULL.
+     */
+    void (*queue_full)(void *context, sc_machine *machine);
 } sc_host;
 
 /* ---------------------------------------------------------------------------------------
  * Machines
  * ------------------------------------------------------------------------------------- */
 
+/**
+ * Sizes of a machine. Each queue slot is one sc_event (16 bytes; 12 on 32-bit targets). The
+ * defaults are small, for firmware: 8 + 8 slots. A chart that raises more events in one
+ * macrostep than the internal queue holds needs a larger capacity here, or a host that grows
+ * the queue from sc_host.queue_full; nothing is dropped either way (SC_ERR_QUEUE_FULL).
+ */
 typedef struct sc_options {
-    uint32_t internal_queue_capacity;   /**< 0: 64 */
-    uint32_t external_queue_capacity;   /**< 0: 64 */
+    uint32_t internal_queue_capacity;   /**< 0: 8 */
+    uint32_t external_queue_capacity;   /**< 0: 8 */
     uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
 } sc_options;
 
@@ -293,15 +351,52 @@ sc_status sc_machine_start(sc_machine *machine);
  */
 sc_status sc_machine_dispatch(sc_machine *machine, sc_event event);
 
-/** Appends `event` to the internal queue (SCXML <raise>). SC_ERR_QUEUE_FULL when full. */
+/**
+ * Sets (`interrupt` true) or clears the machine's interrupt request; callable from any thread,
+ * also while another thread runs a macrostep (the request is an atomic flag, the only field of
+ * a machine another thread may touch). While it is set, a macrostep stops before its next
+ * eventless microstep or internal event with SC_ERR_INTERRUPTED, in a legal configuration, as
+ * a runaway one does at max_steps. It stays set until cleared, so the host clears it before
+ * it next wants work done. Hosts use it for a wall-clock timeout: the core has no clock.
+ */
+void sc_machine_interrupt(sc_machine *machine, bool interrupt);
+
+/**
+ * Appends `event` to the internal queue (SCXML <raise>). When the queue is full, the host's
+ * queue_full callback may grow it; if it stays full, SC_ERR_QUEUE_FULL (the event is not queued
+ * and stays the caller's).
+ */
 sc_status sc_machine_raise(sc_machine *machine, sc_event event);
+
+/**
+ * Moves the internal queue into `storage` (`capacity` events, capacity >= the events queued),
+ * keeping their order; the machine uses that storage from then on, until the next call. The
+ * storage must stay valid until the machine is destroyed or given other storage (the block's
+ * own slots are not used again). Allowed from callbacks, typically from sc_host.queue_full:
+ *
+ *     static void grow(void *context, sc_machine *m) {
+ *         app *a = context;
+ *         uint32_t capacity = a->capacity * 2;
+ *         sc_event *bigger = malloc(capacity * sizeof *bigger);
+ *         if (bigger && sc_machine_set_internal_queue(m, bigger, capacity) == SC_OK) {
+ *             free(a->storage);                    // the core no longer uses it
+ *             a->storage = bigger, a->capacity = capacity;
+ *         } else free(bigger);
+ *     }
+ *
+ * Returns SC_OK, or SC_ERR_BAD_ARGUMENT (nothing changed) for a NULL machine or storage or a
+ * capacity below the number of queued events.
+ */
+sc_status sc_machine_set_internal_queue(sc_machine *machine, sc_event *storage, uint32_t capacity);
 
 /** Appends `event` to the external queue (SCXML <send> to self). SC_ERR_QUEUE_FULL when full. */
 sc_status sc_machine_post(sc_machine *machine, sc_event event);
 
 /**
  * Processes queued external events, one macrostep each, until the queue is empty or the
- * machine halts. Returns the first error met, else SC_OK (or SC_HALTED once halted).
+ * machine halts. Returns the first error met, else SC_OK (or SC_HALTED once halted). At most
+ * max_steps events per call: a chart that posts an event to itself in every macrostep would
+ * never empty the queue, so past that the call returns SC_ERR_RUNAWAY, the rest still queued.
  */
 sc_status sc_machine_run(sc_machine *machine);
 
@@ -329,7 +424,10 @@ const uint64_t *sc_machine_configuration(const sc_machine *machine);
  */
 uint32_t sc_machine_active_states(const sc_machine *machine, bool atomic_only, sc_id *out,
                                   uint32_t capacity);
-/** Events dropped because the internal queue was full when the core raised a done event. */
+/**
+ * Deprecated, always 0: the core no longer drops events. A done event it cannot queue ends the
+ * macrostep with SC_ERR_QUEUE_FULL instead (see sc_host.queue_full).
+ */
 uint32_t sc_machine_dropped_events(const sc_machine *machine);
 
 /* ---------------------------------------------------------------------------------------

@@ -387,6 +387,7 @@ bool cb_finish(cb_builder *b) {
     b->chart.descriptors = b->descriptors;
     b->chart.state_names = b->state_names;
     b->chart.event_names = b->event_names;
-    sc_chart_fill_masks(&b->chart, b->states, b->events);
+    if (sc_chart_fill_masks(&b->chart, b->states, b->events) != SC_OK && !b->error[0])
+        snprintf(b->error, sizeof b->error, "sc_chart_fill_masks refused the tables");
     return !b->error[0];
 }

@@ -76,11 +76,24 @@ static void trace_add(ref_machine *r, const char *token) {
     snprintf(r->trace + len, sizeof r->trace - len, "%s%s", len ? " " : "", token);
 }
 
+/* A done event the queue cannot take ends the macrostep once the microstep is complete. */
+static void enqueue_done(ref_machine *r, sc_id event);
+
+static sc_status take_failure(ref_machine *r) {
+    sc_status failure = r->failure;
+    r->failure = SC_OK;
+    return failure;
+}
+
 static bool enqueue(ref_machine *r, sc_id event) {
     if (r->queue_count == REF_QUEUE) return false;
     r->queue[(r->queue_head + r->queue_count) % REF_QUEUE] = event;
     r->queue_count++;
     return true;
+}
+
+static void enqueue_done(ref_machine *r, sc_id event) {
+    if (!enqueue(r, event) && r->failure == SC_OK) r->failure = SC_ERR_QUEUE_FULL;
 }
 
 static void execute_content(ref_machine *r, sc_id action) {
@@ -370,10 +383,10 @@ static void enter_states(ref_machine *r, const oset *enabled, const sc_id *domai
                 r->running = false;
             } else {
                 sc_id grandparent = S(r, parent)->parent;
-                if (S(r, parent)->done_event != SC_NONE) enqueue(r, S(r, parent)->done_event);
+                if (S(r, parent)->done_event != SC_NONE) enqueue_done(r, S(r, parent)->done_event);
                 if (grandparent != SC_NONE && is_parallel(r, grandparent) && is_in_final_state(r, grandparent) &&
                     S(r, grandparent)->done_event != SC_NONE)
-                    enqueue(r, S(r, grandparent)->done_event);
+                    enqueue_done(r, S(r, grandparent)->done_event);
             }
         }
     }
@@ -423,8 +436,10 @@ static sc_status complete_macrostep(ref_machine *r) {
                 select_transitions(r, internal, &enabled);
             }
             if (enabled.count) microstep(r, &enabled);
+            if (r->failure != SC_OK && r->running) return take_failure(r);
         }
         if (!r->running) {
+            r->failure = SC_OK;
             exit_interpreter(r);
             return SC_OK;
         }
@@ -455,6 +470,7 @@ sc_status ref_start(ref_machine *r) {
     oset initial = { .items = { S(r, 0)->initial }, .count = 1 };
     sc_id domain = 0;
     enter_states(r, &initial, &domain);
+    if (r->failure != SC_OK && r->running) return take_failure(r);
     return complete_macrostep(r);
 }
 
@@ -464,7 +480,7 @@ sc_status ref_dispatch(ref_machine *r, sc_id event) {
     select_transitions(r, event, &enabled);
     bool handled = enabled.count > 0;
     if (handled) microstep(r, &enabled);
-    sc_status status = complete_macrostep(r);
+    sc_status status = r->failure != SC_OK && r->running ? take_failure(r) : complete_macrostep(r);
     if (status < 0) return status;
     return handled ? SC_OK : SC_UNHANDLED;
 }

@@ -160,11 +160,6 @@ bool app_start(const app_port *the_port) {
     return true;
 }
 
-void app_event(const char *name) {
-    size_t length = strlen(name);
-    dispatch((sc_event){ .id = event_id(name, length) }, name, length);
-}
-
 static bool before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 
 void app_advance(uint32_t ms) {
@@ -184,12 +179,47 @@ void app_advance(uint32_t ms) {
     now = target;
 }
 
+/* Whether text[0..length) is well-formed UTF-8 (Unicode 15, table 3-7: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), as `statechart trace` requires of a line. */
+static bool valid_utf8(const unsigned char *text, size_t length) {
+    size_t i = 0;
+    while (i < length) {
+        unsigned char c = text[i];
+        size_t extra;
+        unsigned char low = 0x80, high = 0xBF;   /* range of the first continuation byte */
+        if (c < 0x80) extra = 0;
+        else if (c >= 0xC2 && c <= 0xDF) extra = 1;
+        else if (c == 0xE0) { extra = 2; low = 0xA0; }
+        else if (c == 0xED) { extra = 2; high = 0x9F; }
+        else if (c >= 0xE1 && c <= 0xEF) extra = 2;
+        else if (c == 0xF0) { extra = 3; low = 0x90; }
+        else if (c == 0xF4) { extra = 3; high = 0x8F; }
+        else if (c >= 0xF1 && c <= 0xF3) extra = 3;
+        else return false;
+        if (length - i - 1 < extra) return false;
+        for (size_t k = 1; k <= extra; k++) {
+            unsigned char b = text[i + k];
+            if (k == 1 ? (b < low || b > high) : (b < 0x80 || b > 0xBF)) return false;
+        }
+        i += 1 + extra;
+    }
+    return true;
+}
+
+static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
 bool app_input_line(const char *text) {
+    /* The line as `statechart trace` reads it: spaces, tabs and carriage returns around it are
+     * ignored, the name ends at the first space or tab, a blank line is skipped. */
     size_t length = strlen(text);
-    while (length && (text[length - 1] == '\n' || text[length - 1] == '\r')) length--;
-    size_t blank = 0;
-    while (blank < length && text[blank] == ' ') blank++;
-    if (blank == length) return true;
+    if (length && text[length - 1] == '\n') length--;
+    if (!valid_utf8((const unsigned char *)text, length)) {
+        log_text("microwave: a line is not valid UTF-8; skipped\n");
+        return false;
+    }
+    while (length && blank(text[length - 1])) length--;
+    while (length && blank(*text)) { text++; length--; }
+    if (length == 0) return true;
     if (text[0] == '+') {
         uint32_t ms = 0;
         size_t i = 1;
@@ -205,9 +235,7 @@ bool app_input_line(const char *text) {
         return true;
     }
     size_t name_length = 0;
-    while (name_length < length && text[name_length] != ' ') name_length++;
+    while (name_length < length && text[name_length] != ' ' && text[name_length] != '\t') name_length++;
     dispatch((sc_event){ .id = event_id(text, name_length) }, text, name_length);
     return true;
 }
-
-bool app_halted(void) { return sc_machine_is_halted(machine); }

@@ -10,8 +10,8 @@
  *
  *     static const app_port port = { .write = write_stdout, .log = write_stderr };
  *     app_start(&port);
- *     app_event("door.close");         // dispatch, print its line, then the events it sent itself
- *     app_advance(5000u);              // 5 s pass: due delayed events fire, each with its line
+ *     app_input_line("door.close");    // dispatch, print its line, then the events it sent itself
+ *     app_input_line("+5000");         // 5 s pass: due delayed events fire, each with its line
  */
 #ifndef APP_H
 #define APP_H
@@ -34,20 +34,15 @@ typedef struct app_port {
  * (after logging why) when the machine cannot be built. */
 bool app_start(const app_port *port);
 
-/* Dispatches the external event `name` (a name the chart does not know matches only "*"),
- * prints its line, then processes the events the chart sent itself meanwhile. */
-void app_event(const char *name);
-
 /* Lets `ms` milliseconds pass: every delayed event falling due meanwhile is dispatched at its
  * due tick, in due order, and prints its line like an input event. */
 void app_advance(uint32_t ms);
 
-/* Runs one line of the input format: an event name (optionally followed by a space and data,
- * which the null datamodel cannot read and is ignored), `+MS` to let MS milliseconds pass, or a
- * blank line (skipped). Returns false for a malformed `+MS` (logged). */
+/* Runs one line of input, read as `statechart trace` reads it (spaces, tabs and carriage returns
+ * around it ignored, blank lines skipped): an event name, which ends at the first space or tab
+ * (data after it, which the null datamodel cannot read, is ignored), or `+MS` to let MS
+ * milliseconds pass. Returns false (after logging why) for a malformed `+MS` or a line that is
+ * not valid UTF-8, which is skipped. */
 bool app_input_line(const char *line);
-
-/* Whether the machine has reached a top-level final state. */
-bool app_halted(void);
 
 #endif

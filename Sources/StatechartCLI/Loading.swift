@@ -10,23 +10,27 @@ enum Loading {
     static var options: SCXMLMachine.Options { .withECMAScript }
 
     /// The machine for `path`, or the load errors (`file:line:column: error: message` lines).
-    /// `adjust` changes the options a command takes from its flags (e.g. ``NetworkOptions``).
+    /// `adjust` changes the options a command takes from its flags (``NetworkOptions``,
+    /// ``FileAccessOptions``).
     static func machine(_ path: String, adjust: (inout SCXMLMachine.Options) -> Void = { _ in })
         -> Result<SCXMLMachine, SCXMLLoadError> {
         let url = URL(fileURLWithPath: path)
         var options = self.options
         adjust(&options)
         do {
-            // Read here so diagnostics name the file as the user wrote it.
-            let data = try Data(contentsOf: url)
+            // Read here so diagnostics name the file as the user wrote it. The size is checked
+            // before anything is read; directories and FIFOs are refused by type.
+            let data = try SCXMLParser.readDocument(path, fileName: path, limits: options.parserLimits)
             return .success(try SCXMLMachine(data: data, fileName: path, baseURL: url.deletingLastPathComponent(),
                                              options: options))
         } catch let error as SCXMLLoadError {
             return .failure(error)
+        } catch let error as SCXMLParseError {
+            return .failure(SCXMLLoadError(diagnostics: error.diagnostics))
         } catch {
             return .failure(SCXMLLoadError(diagnostics: [SCXMLDiagnostic(
                 location: SCXMLSourceLocation(file: path, line: 1, column: 1), element: "scxml",
-                message: "cannot read the file: \(error.localizedDescription)")]))
+                message: "\(error)")]))
         }
     }
 
@@ -56,4 +60,28 @@ enum Loading {
 /// Writes a line to standard output and flushes it at once (consumers read line by line).
 func emit(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// `--allow-dir DIR`: the folder that files named by `<data src>`, `<script src>` and
+/// `<invoke src>` must lie inside (``SCXMLMachine/Options/sourceDirectory``). Without it, the
+/// document's own folder. A command takes it with `@OptionGroup var access: FileAccessOptions`,
+/// calls ``check()`` in its `validate()` and passes ``apply(to:)`` to ``Loading/machine(_:adjust:)``.
+struct FileAccessOptions: ParsableArguments {
+    @Option(name: .customLong("allow-dir"),
+            help: "The folder that <data src>, <script src> and <invoke src> may read from (default: the document's folder).")
+    var allowDirectory: String?
+
+    /// Refuses a folder that does not exist (exit 2), rather than silently allowing nothing.
+    func check() throws {
+        guard let allowDirectory else { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: allowDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            Loading.printError("Error: --allow-dir '\(allowDirectory)' is not a folder")
+            throw ExitCode(2)
+        }
+    }
+
+    func apply(to options: inout SCXMLMachine.Options) {
+        if let allowDirectory { options.sourceDirectory = URL(fileURLWithPath: allowDirectory) }
+    }
 }

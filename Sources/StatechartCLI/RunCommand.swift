@@ -1,9 +1,12 @@
 import ArgumentParser
+import Dispatch
+import Foundation
+import Statechart
 import StatechartSCXML
 
-/// `statechart run FILE [--timeout SECONDS]`: runs until a top-level final state or the
-/// timeout, then prints `{"finished": true|false, "configuration": [...]}`.
-/// Exit 0 when it finished, 1 on timeout, 2 for an invalid document.
+/// `statechart run FILE [--timeout SECONDS] [--allow-dir DIR]`: runs until a top-level final
+/// state or the timeout, then prints `{"finished": true|false, "configuration": [...]}`.
+/// Exit 0 when it finished, 1 on timeout, 2 for an invalid document or invalid arguments.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -11,27 +14,78 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Prints one JSON line {"finished": true|false, "configuration": [...]}: the top-level final \
             state it ended in, or the active atomic states at the timeout. Delayed events fire in real time. \
-            Exit status: 0 finished, 1 timed out, 2 invalid document.
+            The timeout also stops a macrostep that is still running (between two microsteps, so the \
+            configuration printed is legal). Exit status: 0 finished, 1 timed out, 2 invalid document \
+            or arguments.
             """
     )
+
+    /// The longest `--timeout` accepted: a year. Longer (or `inf`) is refused rather than
+    /// overflowing the conversion to a deadline.
+    static let maximumTimeout: Double = 365 * 24 * 3600
 
     @Argument(help: "The SCXML document.")
     var file: String
 
+    // `.unconditional`, so `--timeout -1` reaches validate() and gets its message, rather
+    // than being taken for an option.
+    @Option(parsing: .unconditional, help: "Seconds to wait for a top-level final state (0 to 31536000).")
+    var timeout: String = "10"
+
     @OptionGroup var network: NetworkOptions
 
-    @Option(help: "Seconds to wait for a top-level final state.")
-    var timeout: Double = 10
+    @OptionGroup var access: FileAccessOptions
+
+    func validate() throws {
+        guard Self.seconds(timeout) != nil else {
+            Loading.printError("Error: --timeout must be a number of seconds from 0 to \(Int(Self.maximumTimeout)) (a year), not '\(timeout)'")
+            throw ExitCode(2)
+        }
+        try access.check()
+    }
+
+    /// `text` as a timeout: a finite number from 0 to ``maximumTimeout``.
+    static func seconds(_ text: String) -> Double? {
+        guard let value = Double(text), value.isFinite, value >= 0, value <= maximumTimeout else { return nil }
+        return value
+    }
 
     func run() throws {
-        let machine = try Loading.runnableMachine(file, adjust: network.apply)
+        let seconds = Self.seconds(timeout) ?? 0
+        let machine = try Loading.runnableMachine(file) { options in
+            network.apply(to: &options)
+            access.apply(to: &options)
+        }
+        let deadline = DispatchTime.now() + seconds
+        // The wall clock stops work the step bound would stop only much later (slow steps):
+        // at the deadline the machine is interrupted, from this thread that waits for it.
+        let done = DispatchSemaphore(value: 0)
+        let core = machine.machine
+        Thread.detachNewThread {
+            if done.wait(timeout: deadline) == .timedOut { core.interrupt() }
+        }
+        // Errors of delayed events' macrosteps have no caller to throw to: the machine hands
+        // them to its error observers. (Events from other sessions report through the log.)
+        let file = self.file, timeout = self.timeout
+        core.onError { error in Loading.printError(Self.message(error, file: file, timeout: timeout)) }
         do {
             try machine.start()
         } catch {
-            Loading.printError("\(file): error: \(error)")
+            Loading.printError(Self.message(error, file: file, timeout: timeout))
         }
-        let finished = machine.waitUntilFinished(timeout: .milliseconds(Int64(max(timeout, 0) * 1000)))
-        emit("{\"finished\": \(finished), \"configuration\": \(Loading.jsonList(machine.configuration))}")
+        let left = Double(deadline.uptimeNanoseconds) - Double(DispatchTime.now().uptimeNanoseconds)
+        let finished = machine.waitUntilFinished(timeout: .nanoseconds(Int64(max(left, 0))))
+        let configuration = machine.configuration
+        done.signal()
+        emit("{\"finished\": \(finished), \"configuration\": \(Loading.jsonList(configuration))}")
         if !finished { throw ExitCode(1) }
+    }
+
+    /// `file: error: ...`; an interruption is the timeout's doing, and says so.
+    static func message(_ error: Error, file: String, timeout: String) -> String {
+        if case MachineError.interrupted(let configuration) = error {
+            return "\(file): error: the timeout of \(timeout) seconds passed while a macrostep was running; it was stopped between two microsteps in [\(configuration.joined(separator: ", "))]"
+        }
+        return "\(file): error: \(error)"
     }
 }

@@ -6,17 +6,26 @@ import StatechartSCXML
 /// `statechart trace FILE`: events from standard input, one per line (`NAME` or `NAME {json}`);
 /// after start-up and after each input event's macrostep, one line
 /// `{"event": ..., "configuration": [...]}` on standard output, flushed at once.
+///
+/// `statechart generate c --trace-main` writes a C `main()` that keeps this same contract, byte
+/// for byte on standard output (`Sources/StatechartCodegen/CTraceMainWriter.swift`): change both
+/// together.
 struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
         abstract: "Start a document, feed it events from standard input, print the configuration after each.",
         discussion: """
-            Input: one event per line, a name optionally followed by one space and a JSON value (the \
-            event's data). Output: {"event": null, "configuration": [...]} once start-up's macrostep has \
-            completed, then {"event": "NAME", "configuration": [...]} after each input event's macrostep. \
-            Events the chart sends to itself meanwhile run after that line is printed, before the next \
-            input line is read. A halted machine keeps reporting the configuration it halted in. \
-            Exit status: 0 at end of input, 2 for an invalid document.
+            Input: one event per line, a name optionally followed by a space and a JSON value (the \
+            event's data). Leading and trailing spaces, tabs and carriage returns are ignored and empty \
+            lines skipped; a line that is not valid UTF-8 is reported on standard error and skipped. \
+            Output: {"event": null, "configuration": [...]} once start-up's macrostep has completed, then \
+            {"event": "NAME", "configuration": [...]} after each input event's macrostep (the active \
+            atomic states in document order). Events the chart sends to itself during a macrostep \
+            (start-up's included) run after that macrostep's line is printed, before the next input line \
+            is read. Delayed <send>s run in virtual time that does not advance: they stay pending, so a \
+            trace does not depend on how fast input arrives. A halted machine keeps reporting the \
+            configuration it halted in. Exit status: 0 at end of input, 1 if a line was not valid UTF-8, \
+            2 for an invalid document.
             """
     )
 
@@ -26,29 +35,65 @@ struct TraceCommand: ParsableCommand {
     @OptionGroup var network: NetworkOptions
 
     func run() throws {
-        let machine = try Loading.runnableMachine(file, adjust: network.apply)
-        report(machine, event: nil, error: catching { try machine.start() })
-        while let line = readLine(strippingNewline: true) {
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            let name: String
+        let machine = try Loading.runnableMachine(file) { options in
+            network.apply(to: &options)
+            options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
+        }
+        report(machine, event: nil, error: catching { try machine.machine.startStep() })
+        runQueued(machine)
+        var number = 0
+        var rejected = false
+        while let bytes = Self.readLine() {
+            number += 1
+            guard let line = String(validating: bytes, as: UTF8.self) else {
+                Loading.printError("trace: line \(number) is not valid UTF-8; skipped")
+                rejected = true
+                continue
+            }
+            guard let (name, json) = Self.split(line) else { continue }
             var data: DataValue?
-            if let space = line.firstIndex(of: " ") {
-                name = String(line[..<space])
-                let json = String(line[line.index(after: space)...])
-                guard let parsed = DataValue(json: json) else {
-                    Loading.printError("trace: '\(json)' is not JSON; event '\(name)' sent without data")
-                    data = nil
-                    report(machine, event: name, error: catching { try step(machine, name, nil) })
-                    continue
-                }
-                data = parsed
-            } else {
-                name = line
+            if let json {
+                data = DataValue(json: json)
+                if data == nil { Loading.printError("trace: '\(json)' is not JSON; event '\(name)' sent without data") }
             }
             report(machine, event: name, error: catching { try step(machine, name, data) })
-            if let error = catching({ try machine.machine.processQueuedEvents() }) {
-                Loading.printError("trace: \(error)")
-            }
+            runQueued(machine)
+        }
+        if rejected { throw ExitCode(1) }
+    }
+
+    /// The event name and the JSON text after it, or `nil` for a blank line. Spaces, tabs and
+    /// carriage returns around the line are ignored; the name ends at the first space or tab.
+    static func split(_ line: String) -> (name: String, json: String?)? {
+        // Bytes, not Characters: a space followed by a combining mark is one Character but is
+        // still a space here, as in the generated C main.
+        let bytes = Array(line.utf8)
+        func blank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else {
+            return nil
+        }
+        let text = bytes[first...last]
+        guard let space = text.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }) else {
+            return (String(decoding: text, as: UTF8.self), nil)
+        }
+        let rest = text[space...].drop(while: blank)
+        return (String(decoding: text[..<space], as: UTF8.self), String(decoding: rest, as: UTF8.self))
+    }
+
+    /// One line of standard input as bytes, without its "\n"; `nil` at the end of input.
+    private static func readLine() -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while true {
+            let c = getchar()
+            if c == EOF { return bytes.isEmpty ? nil : bytes }
+            if c == 0x0A { return bytes }
+            bytes.append(UInt8(truncatingIfNeeded: c))
+        }
+    }
+
+    private func runQueued(_ machine: SCXMLMachine) {
+        if let error = catching({ try machine.machine.processQueuedEvents() }) {
+            Loading.printError("trace: \(error)")
         }
     }
 

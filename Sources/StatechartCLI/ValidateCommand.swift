@@ -1,7 +1,7 @@
 import ArgumentParser
 import StatechartSCXML
 
-/// `statechart validate FILE...`: prints each error as `file:line:column: error: message`;
+/// `statechart validate FILE... [--allow-dir DIR]` (`<script src>` is loaded when validating): prints each error as `file:line:column: error: message`;
 /// exit 0 when every file is valid, 2 otherwise.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,10 +13,14 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "SCXML documents to check.")
     var files: [String]
 
+    @OptionGroup var access: FileAccessOptions
+
+    func validate() throws { try access.check() }
+
     func run() throws {
         var valid = true
         for file in files {
-            if case .failure(let error) = Loading.machine(file) {
+            if case .failure(let error) = Loading.machine(file, adjust: access.apply) {
                 valid = false
                 for diagnostic in error.diagnostics { emit(diagnostic.description) }
             }

@@ -23,6 +23,11 @@ enum CLI {
 
     /// Runs `statechart arguments...` in the repository folder with `input` on standard input.
     static func run(_ arguments: [String], input: String = "") throws -> Result {
+        try run(arguments, bytes: Data(input.utf8))
+    }
+
+    /// Runs `statechart arguments...` with `bytes` (not necessarily UTF-8) on standard input.
+    static func run(_ arguments: [String], bytes: Data) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -32,7 +37,7 @@ enum CLI {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
+        stdin.fileHandleForWriting.write(bytes)
         try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 /// `statechart trace`: one JSON line after start-up and after each input event's macrostep.
@@ -62,6 +63,37 @@ final class TraceCommandTests: XCTestCase {
     func testEventDataAndBlankLines() throws {
         let result = try CLI.run(["trace", "scxml/examples/traffic-light.scxml"], input: "\nbutton {\"who\": \"ann\"}\n")
         XCTAssertEqual(result.lines, [line(nil, ["red", "dontWalk"]), line("button", ["red", "waiting"])])
+    }
+
+    /// The first line is where start-up's macrostep ended; "ready", which start-up sent to the
+    /// machine, runs after it (before "go" is read). Until this was fixed, start-up's sends ran
+    /// first and the first line said "idle". The delayed "timeout" never fires in a trace.
+    func testStartUpLineComesBeforeStartUpsSelfSentEvents() throws {
+        let result = try CLI.run(["trace", "scxml/fixtures/startup-send.scxml"], input: "go\n")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines, [line(nil, ["booting"]), line("go", ["running"])])
+    }
+
+    /// Spaces, tabs and carriage returns around a line are ignored and a blank line is skipped
+    /// (a line of spaces used to send an event with an empty name); the name ends at a space or tab.
+    func testBlankLinesAndSurroundingSpaces() throws {
+        let result = try CLI.run(["trace", "scxml/examples/traffic-light.scxml"], input: "   \n\t\r\n  tick\t\r\nbutton\t{}\n")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines, [line(nil, ["red", "dontWalk"]), line("tick", ["green", "dontWalk"]),
+                                      line("button", ["green", "waiting"])])
+    }
+
+    /// A line that is not UTF-8 is reported and skipped (it used to be replaced silently with
+    /// U+FFFD and sent); the exit status tells that input was rejected.
+    func testInvalidUTF8IsReportedNotReplaced() throws {
+        var bytes = Data("tick\n".utf8)
+        bytes.append(contentsOf: [0x74, 0xFF, 0x6B, 0x0A])
+        bytes.append(contentsOf: Data("tick\n".utf8))
+        let result = try CLI.run(["trace", "scxml/examples/traffic-light.scxml"], bytes: bytes)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.lines, [line(nil, ["red", "dontWalk"]), line("tick", ["green", "dontWalk"]),
+                                      line("tick", ["yellow", "dontWalk"])])
+        XCTAssertEqual(result.stderr, "trace: line 2 is not valid UTF-8; skipped\n")
     }
 
     func testInvalidDocumentExitsWithTwoAndAMessage() throws {

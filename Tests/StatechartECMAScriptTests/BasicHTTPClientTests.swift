@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Statechart
-import StatechartSCXML
+@testable import StatechartSCXML
 import XCTest
 
 /// Where a BasicHTTP `<send>` may go (SCXMLMachine.Options.httpHosts) and what it may carry:
@@ -50,8 +50,11 @@ final class BasicHTTPClientTests: XCTestCase {
     func testLoopbackTargetsReachTheListenerAsOneExactRequest() throws {
         let listener = try Listener()
         defer { listener.stop() }
-        for host in ["127.0.0.1", "localhost", "LOCALHOST"] {
+        // Each post runs on a thread of its own: wait for one before sending the next, so the
+        // order below is the order sent.
+        for (index, host) in ["127.0.0.1", "localhost", "LOCALHOST"].enumerated() {
             XCTAssertEqual(try run("http://\(host):\(listener.port)/in%20box?q=1"), ["after"])
+            XCTAssertEqual(listener.requests(index + 1).count, index + 1)
         }
         let expected = { (host: String) in
             "POST /in%20box?q=1 HTTP/1.1\r\nHost: \(host):\(listener.port)\r\n"
@@ -101,13 +104,45 @@ final class BasicHTTPClientTests: XCTestCase {
         let target = "http://127.0.0.1:\(listener.port)/"
         let session = try TestSession(sendChart(target, halt: "error.communication"), options: testOptions())
         // A loopback server that is not this process's own is posted to in the background, so
-        // the error arrives as an external event after `after`.
-        XCTAssertEqual(try session.run(), ["after", "error: <send> to \(target): the server answered HTTP/1.1 503 Busy"])
+        // the error arrives later as an external event, racing `after` (which may or may not
+        // have been processed when the error halts the chart).
+        let logs = try session.run()
+        XCTAssertEqual(logs.filter { $0 != "after" }, ["error: <send> to \(target): the server answered HTTP/1.1 503 Busy"])
+        XCTAssertEqual(logs.last, "error: <send> to \(target): the server answered HTTP/1.1 503 Busy")
+    }
+
+    func testBackgroundPostsAreCappedAndTheNextSendFailsAtOnce() throws {
+        // A server that accepts and never answers: every post waits for it.
+        let listener = try Listener(answer: nil)
+        let target = "http://127.0.0.1:\(listener.port)/"
+        let cap = BasicHTTPClient.maxBackgroundPosts
+        // Posts of earlier tests may still be reading their answers.
+        let idle = Date(timeIntervalSinceNow: 5)
+        while BasicHTTPClient.backgroundPostsInFlight > 0 && Date() < idle { usleep(10_000) }
+        let session = try TestSession("""
+            <datamodel><data id="sent" expr="0"/></datamodel>
+            <state id="s">
+              <onentry>
+                <foreach array="[\(Array(repeating: "0", count: cap + 1).joined(separator: ","))]" item="i">
+                  <send event="e" type="basichttp" target="\(target)"/><assign location="sent" expr="sent + 1"/>
+                </foreach>
+              </onentry>
+              <transition event="error.communication" target="done"><log expr="sent + ' ' + _event.data"/></transition>
+            </state>
+            <final id="done"/>
+            """, options: testOptions())
+        XCTAssertEqual(try session.run(), ["\(cap) <send> to \(target): \(cap) BasicHTTP sends are already in progress"])
+        XCTAssertEqual(BasicHTTPClient.backgroundPostsInFlight, cap)
+        listener.stop()     // closes the held connections: the posts fail and end
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while BasicHTTPClient.backgroundPostsInFlight > 0 && Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(BasicHTTPClient.backgroundPostsInFlight, 0)
     }
 }
 
 /// A one-thread HTTP listener on 127.0.0.1 that records each request (head and body as
-/// received) and answers `answer`. It accepts for at most 20 s.
+/// received) and answers `answer`; with `answer` nil it holds every connection unanswered
+/// until ``stop()``. It accepts for at most 20 s.
 private final class Listener: @unchecked Sendable {
     // @unchecked: `received` is only touched with `lock` held.
     let port: Int
@@ -115,8 +150,9 @@ private final class Listener: @unchecked Sendable {
     private let lock = NSCondition()
     private var received: [String] = []
     private var stopped = false
+    private var held: [Int32] = []
 
-    init(answer: String = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n") throws {
+    init(answer: String? = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n") throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
         var address = sockaddr_in()
@@ -140,6 +176,10 @@ private final class Listener: @unchecked Sendable {
                 guard poll(&entry, 1, 100) > 0 else { continue }
                 let client = accept(listening, nil, nil)
                 if client < 0 { continue }
+                guard let answer else {
+                    hold(client)
+                    continue
+                }
                 record(Self.readRequest(client))
                 _ = answer.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
                 close(client)
@@ -157,6 +197,14 @@ private final class Listener: @unchecked Sendable {
     func stop() {
         lock.lock()
         stopped = true
+        held.forEach { close($0) }
+        held = []
+        lock.unlock()
+    }
+
+    private func hold(_ client: Int32) {
+        lock.lock()
+        if stopped { close(client) } else { held.append(client) }
         lock.unlock()
     }
 

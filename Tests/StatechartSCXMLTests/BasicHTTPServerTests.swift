@@ -169,6 +169,53 @@ final class BasicHTTPServerTests: XCTestCase {
         XCTAssertTrue(machine.waitUntilFinished(timeout: .seconds(5)))
     }
 
+    func testMutatedRequestsGetOneOfTheDocumentedAnswersAndFreeTheirConnection() throws {
+        // 400 requests derived from a valid one by seeded random mutations (bytes replaced,
+        // CR/LF/colon/space/NUL inserted, ranges deleted or repeated, the end cut off), each sent
+        // whole and half-closed: the answer is one of the documented statuses, or none when the
+        // request was cut short, and every connection is released.
+        let server = BasicHTTPServer(limits: .init(maxConnections: 8, request: .init(headBytes: 2048, bodyBytes: 512, deadline: .seconds(2))))
+        defer { server.stop() }
+        let machine = try pingMachine(.never)
+        let location = try XCTUnwrap(server.location(of: machine.sessionID))
+        let port = try XCTUnwrap(URL(string: location)?.port), path = URL(string: location)!.path
+        let valid = Array(("POST \(path)?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            + "Content-Length: 22\r\n\r\n_scxmleventname=other").utf8) + [UInt8(ascii: "!")]
+        var random = SplitMix64(seed: 0x5C_0A_11_7E)
+        var seen: [String: Int] = [:]
+        let statuses: Set<String> = ["200 OK", "400 Bad Request", "404 Not Found", "405 Method Not Allowed",
+                                     "413 Content Too Large", "431 Request Header Fields Too Large", "501 Not Implemented"]
+        for _ in 0..<400 {
+            var bytes = valid
+            for _ in 0..<(1 + random.next(below: 3)) {
+                let at = random.next(below: bytes.count)
+                switch random.next(below: 5) {
+                case 0: bytes[at] = UInt8(truncatingIfNeeded: random.next(below: 256))
+                case 1: bytes.insert([13, 10, 58, 32, 0][random.next(below: 5)], at: at)
+                case 2: bytes.removeSubrange(at..<min(bytes.count, at + 1 + random.next(below: 8)))
+                case 3: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 1 + random.next(below: 40))], at: at)
+                default: bytes.removeSubrange(at...)
+                }
+                if bytes.isEmpty { bytes = [13, 10] }
+            }
+            let fd = try RawHTTPClient.connect(port: port)
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            shutdown(fd, Int32(SHUT_WR))
+            let answer = RawHTTPClient.readAvailable(fd, waiting: .seconds(4), untilClose: true)
+            close(fd)
+            let status = answer.isEmpty ? "none" : String((answer.components(separatedBy: "\r\n").first ?? "").dropFirst(9))
+            XCTAssertTrue(status == "none" || (answer.hasPrefix("HTTP/1.1 ") && statuses.contains(status)),
+                          "\(String(decoding: bytes, as: UTF8.self).debugDescription) -> \(answer.debugDescription)")
+            seen[status, default: 0] += 1
+        }
+        XCTAssertTrue(waitUntil { server.openConnections == 0 }, "open: \(server.openConnections)")
+        // The mutations reach the interesting answers, not only one kind.
+        XCTAssertGreaterThan(seen["200 OK"] ?? 0, 0, "\(seen)")
+        XCTAssertGreaterThan(seen["400 Bad Request"] ?? 0, 0, "\(seen)")
+        XCTAssertGreaterThan(seen["none"] ?? 0, 0, "\(seen)")
+        XCTAssertEqual(machine.configuration, ["idle"], "no mutation produced a ping")
+    }
+
     // MARK: - Support
 
     private func waitUntil(seconds: Double = 3, _ condition: () -> Bool) -> Bool {
@@ -233,4 +280,18 @@ enum RawHTTPClient {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+/// A small seeded generator (SplitMix64), so the mutated requests are the same on every run.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

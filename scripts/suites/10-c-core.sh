@@ -1,5 +1,18 @@
 #!/usr/bin/env bash
-# Suite: the C core's tests and warning checks (gcc and clang, -Wall -Wextra -Wpedantic -Werror).
-set -euo pipefail
+# Suite: the C core's tests, with the plan cache and without it, linked against the library the
+# README's build line makes (make -C CStateCore test), and its warning checks (gcc and clang,
+# both builds, -Wall -Wextra -Wpedantic -Werror). The closing line adds up the three test runs.
+set -uo pipefail
 cd "$(dirname "$0")/../.."
-make -C CStateCore test warnings
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+make -C CStateCore test warnings 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+passed=0 failed=0 runs=0
+while read -r p f; do
+  passed=$((passed + p)); failed=$((failed + f)); runs=$((runs + 1))
+done < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log")
+# test-plan, test-no-plan and test-readme each print one count; fewer means a build or run broke.
+if [ "$runs" -ne 3 ]; then echo "error: $runs test runs finished, expected 3" >&2; status=1; failed=$((failed + 1)); fi
+echo "$passed passed, $failed failed"
+exit "$status"

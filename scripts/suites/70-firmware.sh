@@ -3,12 +3,15 @@
 # QEMU. Checks, each counted:
 #   - the committed generated files are what `statechart generate c` produces now;
 #   - the example builds with `make` (cc, -Werror) and with gcc and clang;
-#   - on the example's events it prints exactly what `statechart trace` prints;
+#   - the timer table's own tests pass (make test);
+#   - on the example's events, on edge.events (unknown and extended names, data, JSON escapes) and
+#     on lines that are not UTF-8 it prints exactly what `statechart trace` prints;
 #   - on timed.events (delayed events firing from the tick counter, a cancelled timer) it prints
 #     timed.expected, worked out by hand;
 #   - the firmware builds with arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os, runs under
 #     qemu-system-arm (mps2-an385) within a timeout, exits 0 and prints what the host build prints,
-#     for both event scripts.
+#     for every event script; a failing firmware makes QEMU exit non-zero;
+#   - scripts/footprint.sh runs.
 # A missing toolchain or QEMU fails the suite (scripts/setup.sh installs them).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -43,6 +46,17 @@ events=scxml/examples/microwave.events
 timed=$example/timed.events
 edge=$example/edge.events
 
+if [ -n "$statechart" ]; then
+  # The committed files are what the generator makes now (the same command as the README's).
+  if "$statechart" generate c scxml/examples/microwave.scxml -o "$work/generated" --name microwave \
+       2>"$work/generate.txt" && diff -r $example/generated "$work/generated" >"$work/generated.diff"; then
+    pass "$example/generated is what statechart generate c produces"
+  else
+    fail "$example/generated differs from statechart generate c's output (regenerate: see $example/README.md)"
+    cat "$work/generate.txt" >&2; head -20 "$work/generated.diff" >&2
+  fi
+fi
+
 echo "== the host build (make, cc)"
 make -s -C $example clean
 if make -s -C $example >"$work/make.txt" 2>&1; then pass "make -C $example (cc, -Werror)"
@@ -69,6 +83,18 @@ for script in "$events" "$edge" "$timed"; do
     same "host run on $script equals statechart trace" "$work/trace-$name.txt" "$work/host-$name.txt"
   fi
 done
+# Lines that are not valid UTF-8 (a stray byte, a surrogate, an overlong '/', past U+10FFFF) are
+# skipped with exit status 1, as statechart trace does; U+10FFFF itself is valid.
+printf 'door.close\n\xff\xfe x\n  turn.on  \n\t\n\xed\xa0\x80\nx\xc0\xaf\nok\xf4\x8f\xbf\xbf\nbig\xf4\x90\x80\x80\n' \
+  >"$work/utf8.events"
+"$host" <"$work/utf8.events" >"$work/host-utf8.txt" 2>/dev/null; status=$?
+if [ -n "$statechart" ]; then
+  "$statechart" trace scxml/examples/microwave.scxml <"$work/utf8.events" >"$work/trace-utf8.txt" 2>/dev/null
+  trace_status=$?
+  same "host run equals statechart trace on lines that are not UTF-8" "$work/trace-utf8.txt" "$work/host-utf8.txt"
+  [ $status -eq 1 ] && [ $trace_status -eq 1 ] && pass "both exit 1 after a line that is not UTF-8" \
+    || fail "exit status after lines that are not UTF-8: host $status, trace $trace_status"
+fi
 printf 'door.close\n+5x\n' | "$host" >/dev/null 2>"$work/bad.txt"; status=$?
 if [ $status -eq 1 ] && grep -q "'+' must be followed by milliseconds" "$work/bad.txt"; then
   pass "a malformed time line is an error"
@@ -93,6 +119,31 @@ for script in "$events" "$edge" "$timed"; do
   [ ! -s "$work/qemu-$name-err.txt" ] && pass "QEMU run of $script reports no error" \
     || { fail "QEMU run of $script wrote to stderr"; cat "$work/qemu-$name-err.txt" >&2; }
 done
+
+# A failing firmware must fail the run: main's status reaches QEMU's exit status through
+# semihosting, and the diagnostic reaches standard error.
+printf 'door.close\n+5x\n' >"$work/malformed.events"
+if make -s -C $example/cortex-m EVENTS="$work/malformed.events" >"$work/fw-make.txt" 2>&1; then
+  make -s -C $example/cortex-m run EVENTS="$work/malformed.events" >"$work/qemu-bad.txt" 2>"$work/qemu-bad-err.txt" </dev/null
+  status=$?
+  if [ $status -ne 0 ] && grep -q "'+' must be followed by milliseconds" "$work/qemu-bad-err.txt"; then
+    pass "a firmware whose main fails makes QEMU exit non-zero, with its message on stderr"
+  else
+    fail "malformed script under QEMU: status $status, stderr: $(cat "$work/qemu-bad-err.txt")"
+  fi
+else
+  fail "firmware build for a malformed script"; cat "$work/fw-make.txt" >&2
+fi
+rm -rf $example/cortex-m/build/malformed
+
+# The footprint script keeps working (it also checks that every chart's NAME_MACHINE_SIZE covers
+# sc_machine_size() on the 32-bit target); its figures are CStateCore/README.md's table.
+if scripts/footprint.sh >"$work/footprint.md" 2>"$work/footprint-err.txt" &&
+   [ "$(grep -c '^| [a-z-]* | [0-9]*, [0-9]* | with' "$work/footprint.md")" -eq 8 ]; then
+  pass "scripts/footprint.sh measures 4 charts with and without the plan cache"
+else
+  fail "scripts/footprint.sh"; tail -5 "$work/footprint-err.txt" >&2
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

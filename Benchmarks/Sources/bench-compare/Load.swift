@@ -92,8 +92,9 @@ enum MemoryBenchmark {
         var result = MachineMemory(chart: chart)
         let core = try CoreChart(chart)
         result.coreBytes = sc_machine_size(core.tables, nil)
+        // A Machine gives its core one external slot: it queues the events actions send itself.
         var swiftOptions = sc_options(internal_queue_capacity: UInt32(MachineOptions().internalQueueCapacity),
-                                      external_queue_capacity: UInt32(MachineOptions().externalQueueCapacity),
+                                      external_queue_capacity: 1,
                                       max_steps: 0)
         result.swiftCoreBytes = sc_machine_size(core.tables, &swiftOptions)
         switch chart {

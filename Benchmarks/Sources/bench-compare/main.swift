@@ -55,7 +55,7 @@ func parseOptions(_ arguments: [String]) throws -> Options {
 
 func codegen(_ path: String) throws {
     let charts = try BenchChart.allCases.map { try CoreChart($0) }
-    try CTableWriter.source(for: charts).write(toFile: path, atomically: true, encoding: .utf8)
+    try BenchChartsSource.source(for: charts).write(toFile: path, atomically: true, encoding: .utf8)
 }
 
 func readCResults(_ path: String?) -> [String: String] {

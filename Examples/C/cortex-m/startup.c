@@ -26,9 +26,34 @@ _Noreturn void reset_handler(void) {
     semihosting_exit(main() == 0);
 }
 
+static void write_text(const char *text) {
+    size_t length = 0;
+    while (text[length]) length++;
+    semihosting_write_stderr(text, length);
+}
+
+/* newlib's assert() calls this; its own version prints through stdio, which this firmware does
+ * not link (no _write, _sbrk, ...). A failed assertion ends the run with its text on stderr. */
+_Noreturn void __assert_func(const char *file, int line, const char *function, const char *expression) {
+    char digits[12];
+    size_t n = sizeof digits - 1;
+    digits[n] = '\0';
+    unsigned value = line > 0 ? (unsigned)line : 0u;
+    do { digits[--n] = (char)('0' + value % 10u); value /= 10u; } while (value && n);
+    write_text("firmware: assertion failed: ");
+    write_text(expression);
+    write_text(" (");
+    write_text(file);
+    write_text(":");
+    write_text(digits + n);
+    write_text(function ? ", " : "");
+    write_text(function ? function : "");
+    write_text(")\n");
+    semihosting_exit(0);
+}
+
 static _Noreturn void fault_handler(void) {
-    static const char message[] = "firmware: fault exception (hard fault, bus, usage or memory fault, NMI)\n";
-    semihosting_write_stderr(message, sizeof message - 1);
+    write_text("firmware: fault exception (hard fault, bus, usage or memory fault, NMI)\n");
     semihosting_exit(0);
 }
 

@@ -213,6 +213,11 @@ public final class CompiledChart: @unchecked Sendable {
         return (0..<Int(t.target_count)).map { stateIDs[Int(targetsPointer[Int(t.targets_offset) + $0])] }
     }
 
+    /// The id the core sees for an event named `name`, exactly as the runtime maps a sent or
+    /// raised name (its own id, else its longest interned prefix's, else `SC_EVENT_UNKNOWN`):
+    /// for code generators that compile a name once.
+    package func coreEventID(_ name: String) -> UInt32 { events.lookup(name).id }
+
     /// The raw tables, for code generation and low-level use. Valid while `self` lives.
     public var tables: UnsafePointer<sc_chart> { UnsafePointer(chartPointer) }
 }

@@ -24,6 +24,19 @@ extension Machine {
         access { runtime.externalEventGate = gate }
     }
 
+    /// Replaces the handler told when a transition is not taken because its targets, with
+    /// history states replaced by their recorded values, cannot be active together; `nil`
+    /// removes it. It runs with the machine held, before the microstep exits anything, and may
+    /// raise events (the SCXML importer raises `error.execution`). Without a handler the send
+    /// throws ``MachineError/transitionNotTaken(transition:reason:)`` after its macrostep.
+    ///
+    /// ```swift
+    /// machine.setTransitionErrorHandler { ctx, message in ctx.raise(Event("error.execution", payload: message)) }
+    /// ```
+    package func setTransitionErrorHandler(_ handler: (@Sendable (ActionContext, String) -> Void)?) {
+        access { runtime.transitionErrorHandler = handler }
+    }
+
     /// Asks the gate whether `event` may run; a dropped event's payload is released. Gate held.
     func admit(_ event: sc_event) -> Bool {
         guard let gate = runtime.externalEventGate, !sc_machine_is_halted(runtime.core) else { return true }

@@ -1,7 +1,27 @@
+import CStateCore
+
 /// Stepping: one external event at a time, for tools that report each macrostep on its own
 /// (the `statechart trace` command prints a line after each input event's macrostep, and only
 /// then lets the events the chart sent to itself run).
 extension Machine {
+    /// Enters the initial configuration and completes the start-up macrostep, like ``start()``,
+    /// but leaves the events that actions sent to the machine queued; run them with
+    /// ``processQueuedEvents()``.
+    ///
+    /// ```swift
+    /// try machine.startStep()
+    /// print(machine.configuration)        // where start-up's macrostep ended
+    /// try machine.processQueuedEvents()   // then whatever start-up sent to the machine
+    /// ```
+    public func startStep() throws {
+        try access {
+            guard !runtime.started else { throw MachineError.alreadyStarted }
+            runtime.started = true
+            try check(sc_machine_start(runtime.core))
+            finishMacrostep()
+        }
+    }
+
     /// Sends `event` and runs its macrostep, but leaves the events that actions sent to the
     /// machine queued; run them with ``processQueuedEvents()``.
     ///

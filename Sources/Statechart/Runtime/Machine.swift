@@ -1,4 +1,5 @@
 import CStateCore
+import Synchronization
 
 /// Sizes and bounds of a running machine.
 ///
@@ -6,16 +7,32 @@ import CStateCore
 /// let machine = Machine(chart, options: MachineOptions(maximumStepsPerMacrostep: 1_000))
 /// ```
 public struct MachineOptions: Sendable {
-    /// Events raised (`raise`, done events) that may wait within one macrostep.
-    public var internalQueueCapacity: Int = 256
+    /// Slots the internal queue (events raised with `raise`, done events) starts with. When a
+    /// macrostep raises more, the queue doubles, up to ``maximumInternalQueueLength``: no event
+    /// is dropped below that. Default 16.
+    public var internalQueueCapacity: Int = 16
+    /// The most events the internal queue holds at once. An event raised beyond it is not queued
+    /// and the send throws ``MachineError/queueFull(event:queue:)`` once the macrostep is done
+    /// (a done event beyond it ends the macrostep there). Default 1,000,000 (16 MB of queue).
+    public var maximumInternalQueueLength: Int = 1_000_000
     /// Microsteps plus internal events one macrostep may take before it is stopped as a
     /// runaway loop (``MachineError/runaway(steps:configuration:)``).
     public var maximumStepsPerMacrostep: Int = 100_000
-    /// Capacity of the core's own external queue (used by C hosts; Swift queues its own).
+    /// No effect. A machine queues the events its actions send to itself in a queue of its own
+    /// that grows as needed (bounded by ``maximumQueuedEventsPerSend``); the core's external
+    /// queue, which this once sized, serves C hosts only.
+    @available(*, deprecated, message: "no effect: see maximumQueuedEventsPerSend")
     public var externalQueueCapacity: Int = 16
+    /// Events the machine's own actions queued (an SCXML `<send>` to itself) that one call of
+    /// ``Machine/start()`` or ``Machine/send(_:)`` processes after its own event, before it is
+    /// stopped with ``MachineError/tooManyQueuedEvents(limit:discarded:configuration:)``. Each
+    /// event is a whole macrostep, so ``maximumStepsPerMacrostep`` cannot see a chart that
+    /// re-sends an event on every entry: without this bound such a send never returns, and a
+    /// chart that sends two per entry grows its queue without end. Default 10,000.
+    public var maximumQueuedEventsPerSend: Int = 10_000
 
     /// Options with the given bounds; the defaults suit almost every chart.
-    public init(internalQueueCapacity: Int = 256, maximumStepsPerMacrostep: Int = 100_000) {
+    public init(internalQueueCapacity: Int = 16, maximumStepsPerMacrostep: Int = 100_000) {
         self.internalQueueCapacity = internalQueueCapacity
         self.maximumStepsPerMacrostep = maximumStepsPerMacrostep
     }
@@ -31,12 +48,27 @@ public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// or raised events kept enabling each other. The machine stopped between two microsteps,
     /// in the (legal) `configuration` given; it can still receive events.
     case runaway(steps: Int, configuration: [String])
-    /// A queue was full and `event` was not queued.
+    /// A queue was full and `event` was not queued: for the internal queue, it already held
+    /// ``MachineOptions/maximumInternalQueueLength`` events.
     case queueFull(event: String, queue: String)
+    /// A transition was not taken: its targets, once history states are replaced by their
+    /// values, cannot be active together (two children of one compound state). The macrostep
+    /// went on without it, in a legal configuration. (An SCXML machine raises `error.execution`
+    /// instead.)
+    case transitionNotTaken(transition: String, reason: String)
     /// ``Machine/start()`` has not been called.
     case notStarted
     /// ``Machine/start()`` was called twice.
     case alreadyStarted
+    /// One send (or ``Machine/start()``) processed `limit` events the chart had queued for
+    /// itself (``MachineOptions/maximumQueuedEventsPerSend``) and more kept coming: the
+    /// `discarded` events still queued were dropped. The machine stopped between two
+    /// macrosteps, in the (legal) `configuration` given; it can still receive events.
+    case tooManyQueuedEvents(limit: Int, discarded: Int, configuration: [String])
+    /// ``Machine/interrupt()`` stopped the macrostep between two microsteps (or before the
+    /// next queued event), in the (legal) `configuration` given; events still queued were
+    /// dropped. The machine stays interrupted until ``Machine/clearInterrupt()``.
+    case interrupted(configuration: [String])
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -44,11 +76,17 @@ public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .runaway(let steps, let configuration):
             return "runaway macrostep: more than \(steps) microsteps and internal events without becoming stable; stopped in [\(configuration.joined(separator: ", "))]"
         case .queueFull(let event, let queue):
-            return "the \(queue) event queue is full; event '\(event)' was not queued"
+            return "the \(queue) event queue is full (MachineOptions.maximumInternalQueueLength); event '\(event)' was not queued"
+        case .transitionNotTaken(let transition, let reason):
+            return "\(transition) was not taken: \(reason)"
         case .notStarted:
             return "the machine has not been started; call start() first"
         case .alreadyStarted:
             return "the machine has already been started"
+        case .tooManyQueuedEvents(let limit, let discarded, let configuration):
+            return "the chart kept sending events to itself: one send processed \(limit) queued events (MachineOptions.maximumQueuedEventsPerSend) and \(discarded) more were discarded; stopped in [\(configuration.joined(separator: ", "))]"
+        case .interrupted(let configuration):
+            return "interrupted between two microsteps; stopped in [\(configuration.joined(separator: ", "))]"
         }
     }
 }
@@ -98,6 +136,8 @@ public final class Machine: @unchecked Sendable {
     let scheduler: DelayedEventScheduler
     /// The typed ``StateMachine`` wrapping this machine, if any (set once, before sharing).
     weak var typedOwner: AnyObject?
+    /// Set by ``interrupt()`` from any thread (see `Machine+Interrupt.swift`).
+    let interruptFlag = Atomic<Bool>(false)
 
     /// The compiled chart this machine runs.
     public let chart: CompiledChart
@@ -238,7 +278,8 @@ public final class Machine: @unchecked Sendable {
     }
 
     /// Processes the events actions and observers queued, in order, including those queued
-    /// while draining. On an error the rest is dropped (their payloads released).
+    /// while draining, up to ``MachineOptions/maximumQueuedEventsPerSend`` of them. On an error
+    /// the rest is dropped (their payloads released).
     func drainPending() throws {
         var next = 0
         defer {
@@ -249,6 +290,13 @@ public final class Machine: @unchecked Sendable {
             runtime.externalQueue.removeAll(keepingCapacity: true)
         }
         while next < runtime.externalQueue.count {
+            if isInterrupted {
+                throw MachineError.interrupted(configuration: runtime.activeStates(atomicOnly: true))
+            }
+            if next == runtime.maximumQueuedEvents {
+                throw MachineError.tooManyQueuedEvents(limit: next, discarded: runtime.externalQueue.count - next,
+                                                       configuration: runtime.activeStates(atomicOnly: true))
+            }
             let event = runtime.externalQueue[next]
             next += 1
             _ = try dispatch(event)
@@ -281,8 +329,12 @@ public final class Machine: @unchecked Sendable {
             runtime.clearExternalQueue()
             throw MachineError.runaway(steps: runtime.maximumSteps,
                                        configuration: runtime.activeStates(atomicOnly: true))
+        case SC_ERR_INTERRUPTED:
+            runtime.clearExternalQueue()
+            throw MachineError.interrupted(configuration: runtime.activeStates(atomicOnly: true))
         case SC_ERR_QUEUE_FULL:
-            throw MachineError.queueFull(event: "?", queue: "internal")
+            // Only a done event reaches here (a raise that does not fit sets pendingError).
+            throw MachineError.queueFull(event: "done.state.*", queue: "internal")
         case SC_ERR_NOT_STARTED:
             throw MachineError.notStarted
         default:

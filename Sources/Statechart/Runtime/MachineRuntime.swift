@@ -8,7 +8,13 @@ import CStateCore
 final class MachineRuntime {
     let chart: CompiledChart
     let maximumSteps: Int
-    let internalQueueCapacity: Int
+    let maximumQueuedEvents: Int
+    /// ``MachineOptions/maximumInternalQueueLength``: the internal queue grows up to it.
+    let maximumInternalQueueLength: Int
+    /// The internal queue's slots once it has outgrown the machine's block (see
+    /// `growInternalQueue`), and how many there are (first the block's).
+    private var internalQueueStorage: UnsafeMutablePointer<sc_event>?
+    private var internalQueueSlots: Int
     private(set) var core: OpaquePointer!
     weak var owner: Machine?
 
@@ -69,6 +75,10 @@ final class MachineRuntime {
     /// Run before each external event's macrostep (see `Machine+ExternalEvents.swift`).
     @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)?
 
+    /// Told when a transition is not taken (see `Machine.setTransitionErrorHandler`); without
+    /// one the send throws ``MachineError/transitionNotTaken(transition:reason:)``.
+    @exclusivity(unchecked) var transitionErrorHandler: ((ActionContext, String) -> Void)?
+
     /// The callbacks the core calls. The observer callbacks (entered, exited, taken) are
     /// installed only while someone observes, and `release` from the first event that holds a
     /// payload slot on: the core replays the microsteps it has cached without any call when its
@@ -114,7 +124,10 @@ final class MachineRuntime {
     init(chart: CompiledChart, options: MachineOptions) {
         self.chart = chart
         self.maximumSteps = options.maximumStepsPerMacrostep
-        self.internalQueueCapacity = options.internalQueueCapacity
+        self.maximumQueuedEvents = max(options.maximumQueuedEventsPerSend, 0)
+        let limit = min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max))
+        self.maximumInternalQueueLength = limit
+        self.internalQueueSlots = min(max(options.internalQueueCapacity, 1), limit)
         var host = sc_host()
         host.context = nil
         host.guard = { context, _, id, event in
@@ -129,9 +142,16 @@ final class MachineRuntime {
         host.done_data = { context, _, state, done in
             MachineRuntime.with(context) { $0.fillDoneData(Int(state), done) }
         }
+        host.queue_full = { context, core in
+            MachineRuntime.with(context) { $0.growInternalQueue(core) }
+        }
+        host.error = { context, _, status, transition in
+            MachineRuntime.with(context) { $0.transitionNotTaken(Int(transition), status) }
+        }
         host.context = Unmanaged.passUnretained(self).toOpaque()
-        var coreOptions = sc_options(internal_queue_capacity: UInt32(options.internalQueueCapacity),
-                                     external_queue_capacity: UInt32(options.externalQueueCapacity),
+        // One external slot: a Machine queues the events its actions send in `externalQueue`.
+        var coreOptions = sc_options(internal_queue_capacity: UInt32(internalQueueSlots),
+                                     external_queue_capacity: 1,
                                      max_steps: UInt32(options.maximumStepsPerMacrostep))
         core = sc_machine_create(chart.chartPointer, &host, &coreOptions)
         precondition(core != nil, "CStateCore rejected tables CompiledChart had checked")
@@ -140,6 +160,39 @@ final class MachineRuntime {
 
     deinit {
         sc_machine_destroy(core)
+        internalQueueStorage?.deallocate()      // after the core, which used it to the end
+    }
+
+    /// The core's internal queue is full: move it into twice the slots (sc_host.queue_full),
+    /// up to ``maximumInternalQueueLength``. Past it the core refuses the event.
+    private func growInternalQueue(_ core: OpaquePointer?) {
+        guard internalQueueSlots < maximumInternalQueueLength else { return }
+        let slots = min(internalQueueSlots * 2, maximumInternalQueueLength)
+        let storage = UnsafeMutablePointer<sc_event>.allocate(capacity: slots)
+        guard sc_machine_set_internal_queue(core, storage, UInt32(slots)) == SC_OK else {
+            storage.deallocate()
+            return
+        }
+        internalQueueStorage?.deallocate()      // the core copied the events out of it
+        internalQueueStorage = storage
+        internalQueueSlots = slots
+    }
+
+    /// The core did not take `transition` (sc_host.error): its targets, history resolved,
+    /// cannot be active together.
+    private func transitionNotTaken(_ transition: Int, _ status: sc_status) {
+        let tables = chart.tables.pointee
+        let t = tables.transitions[transition]
+        let targets = (0..<Int(t.target_count)).map { chart.stateIDs[Int(tables.targets[Int(t.targets_offset) + $0])] }
+        let name = "the transition from '\(chart.stateIDs[Int(t.source)])' to '\(targets.joined(separator: " "))'"
+        let reason = status == SC_ERR_BAD_TARGETS
+            ? "its targets, with history states replaced by their recorded values, cannot be active together"
+            : String(cString: sc_status_text(status))
+        if let handler = transitionErrorHandler {
+            handler(ActionContext(runtime: self), "\(name) was not taken: \(reason)")
+        } else if pendingError == nil {
+            pendingError = .transitionNotTaken(transition: name, reason: reason)
+        }
     }
 
     /// Runs `body` with the runtime behind a core callback's context, without retaining it:

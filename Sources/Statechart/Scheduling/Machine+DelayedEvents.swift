@@ -53,22 +53,23 @@ extension Machine {
     public var clock: any MachineClock { scheduler.clock }
 
     /// Delivers a delayed event that fell due, through the serialized send path. Errors go to
-    /// the error observers, since no caller is waiting.
+    /// the error observers, since no caller is waiting; they are told before the machine is
+    /// released, so whoever reads the machine next has already heard of the error.
     func deliverDelayed(_ entry: DelayedEventScheduler.Entry) {
-        do {
-            try gate.withLock(ifReentered: {
-                // Delivered from inside one of this machine's callbacks: queue it like a send.
-                guard scheduler.beginProcessing(entry) else { return }
-                runtime.postFromAction(entry.event, typed: entry.typed)
-            }) {
-                guard scheduler.beginProcessing(entry) else { return }
+        gate.withLock(ifReentered: {
+            // Delivered from inside one of this machine's callbacks: queue it like a send.
+            guard scheduler.beginProcessing(entry) else { return }
+            runtime.postFromAction(entry.event, typed: entry.typed)
+        }) {
+            guard scheduler.beginProcessing(entry) else { return }
+            do {
                 guard runtime.started else { throw MachineError.notStarted }
                 _ = try process(runtime.coreEvent(entry.event, typed: entry.typed))
+            } catch let error as MachineError {
+                runtime.reportError(error)
+            } catch {
+                preconditionFailure("unexpected error \(error)")
             }
-        } catch let error as MachineError {
-            access { runtime.reportError(error) }
-        } catch {
-            preconditionFailure("unexpected error \(error)")
         }
     }
 }

@@ -143,8 +143,8 @@ extension Machine {
             for record in history where !isLegalHistory(record.state, record.remembered) {
                 throw SnapshotError.invalidHistory(ids[record.state])
             }
-            if internalEvents.count > Int(runtime.internalQueueCapacity) {
-                throw SnapshotError.queueFull(event: internalEvents[Int(runtime.internalQueueCapacity)].event.name)
+            if internalEvents.count > runtime.maximumInternalQueueLength {
+                throw SnapshotError.queueFull(event: internalEvents[runtime.maximumInternalQueueLength].event.name)
             }
             // Validated: none of the core calls below can fail.
             let core = runtime.core
@@ -210,6 +210,13 @@ extension Machine {
             let k = chart.kinds[s]
             if k == SC_HISTORY_SHALLOW || k == SC_HISTORY_DEEP { return false }
             if kind == SC_HISTORY_DEEP ? !chart.isAtomic(s) : Int(tables.states[s].parent) != parent { return false }
+        }
+        // A value exitStates could record: states that can be active together (the core
+        // refuses any other, so it is checked before anything is restored).
+        for (i, a) in remembered.enumerated() {
+            for b in remembered[(i + 1)...] where !sc_chart_can_be_active_together(chart.tables, sc_id(a), sc_id(b)) {
+                return false
+            }
         }
         return true
     }

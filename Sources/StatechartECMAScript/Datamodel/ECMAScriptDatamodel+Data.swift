@@ -29,7 +29,11 @@ extension ECMAScriptDatamodel {
             try engine.declare(item.id, expression: try source(of: content))
         case .src(let uri)?:
             let text = try loadResource(uri)
-            try engine.declare(item.id, expression: source(ofText: text))
+            do {
+                try engine.declare(item.id, expression: source(ofText: text))
+            } catch {
+                throw error.namingSource("<data src=\"\(uri)\">")   // not the file's text
+            }
         }
     }
 

@@ -88,7 +88,24 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
             try engine.execute(script: code)
         case .src(let uri):
             guard let services else { throw SCXMLExecutionError("the session has ended") }
-            try engine.execute(script: try services.loadResource(uri))
+            let code = try services.loadResource(uri)
+            do {
+                try engine.execute(script: code)
+            } catch {
+                // The error names the script by its src, never by its text: the file's
+                // contents must not reach the error event's data (or a log).
+                throw error.namingSource("<script src=\"\(uri)\">")
+            }
         }
+    }
+}
+
+extension ScriptError {
+    /// The same error with `expression` replaced by `name` (`<script src="lib.js">`): for code
+    /// read from a file, whose contents must not be copied into error events and logs.
+    func namingSource(_ name: String) -> ScriptError {
+        var copy = self
+        copy.expression = name
+        return copy
     }
 }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Statechart
+import Synchronization
 
 /// The sending side of the BasicHTTP Event I/O Processor (SCXML C.2): an event becomes an HTTP
 /// POST whose form parameters are `_scxmleventname` (the event's name), the `namelist` and
@@ -149,6 +150,34 @@ enum BasicHTTPClient {
         var description: String
     }
 
+    /// Posts that run on background threads (to servers other than this process's own) at
+    /// most at once; a `<send>` past it fails with `error.communication` instead of starting
+    /// another thread, so a chart sending in a loop to a slow server cannot pile up threads.
+    static let maxBackgroundPosts = 32
+    private static let backgroundPosts = Mutex(0)
+    /// Background posts running now.
+    static var backgroundPostsInFlight: Int { backgroundPosts.withLock { $0 } }
+
+    /// Runs `post(request)` on a thread of its own, `failed` with the error if it fails; throws
+    /// at once when ``maxBackgroundPosts`` are running.
+    static func postInBackground(_ request: Request, failed: @escaping @Sendable (Failure) -> Void) throws(Failure) {
+        let admitted = backgroundPosts.withLock { count -> Bool in
+            guard count < maxBackgroundPosts else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            throw Failure(description: "\(maxBackgroundPosts) BasicHTTP sends are already in progress")
+        }
+        Thread.detachNewThread {
+            var failure: Failure?
+            do throws(Failure) { try post(request) } catch { failure = error }
+            // Counted out before the failure is reported: whoever hears of it can send again.
+            backgroundPosts.withLock { $0 -= 1 }
+            if let failure { failed(failure) }
+        }
+    }
+
     /// The bounds of one exchange: the answer must arrive whole within the deadline.
     static let limits = HTTPMessage.Limits(headBytes: 16 * 1024, bodyBytes: 1024 * 1024, deadline: .seconds(10))
 
@@ -208,11 +237,33 @@ enum BasicHTTPClient {
                                 _ target: Target) throws(Failure) -> Int32 {
         let fd = socket(family, streamType, 0)
         guard fd >= 0 else { throw Failure(description: "cannot open a socket (errno \(errno))") }
-        if Glibc.connect(fd, address, length) == 0 { return fd }
-        let code = errno
+        let code = connectWithin(fd, address, length)
+        if code == 0 { return fd }
         close(fd)
         throw Failure(description: "cannot connect to \(target.host):\(target.port) (\(String(cString: strerror(code))))")
     }
+
+    /// `connect` bounded by ``connectTimeout`` (the kernel alone would try for minutes against
+    /// a host that drops packets): non-blocking, then a wait for writability. 0 or an errno.
+    private static func connectWithin(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(fd, F_SETFL, flags) }
+        if Glibc.connect(fd, address, length) == 0 { return 0 }
+        guard errno == EINPROGRESS else { return errno }
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        let milliseconds = Int32(connectTimeout.components.seconds * 1000)
+        var ready: Int32
+        repeat { ready = poll(&entry, 1, milliseconds) } while ready < 0 && errno == EINTR
+        guard ready > 0 else { return ready == 0 ? ETIMEDOUT : errno }
+        var error: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 else { return errno }
+        return error
+    }
+
+    /// How long a connection may take to be established.
+    static let connectTimeout: Duration = .seconds(10)
 
     private static func resolveAndConnect(_ target: Target) throws(Failure) -> Int32 {
         var hints = addrinfo()
@@ -228,7 +279,7 @@ enum BasicHTTPClient {
         while let current = entry {
             let fd = socket(current.pointee.ai_family, current.pointee.ai_socktype, current.pointee.ai_protocol)
             if fd >= 0 {
-                if Glibc.connect(fd, current.pointee.ai_addr, current.pointee.ai_addrlen) == 0 { return fd }
+                if connectWithin(fd, current.pointee.ai_addr, current.pointee.ai_addrlen) == 0 { return fd }
                 close(fd)
             }
             entry = current.pointee.ai_next

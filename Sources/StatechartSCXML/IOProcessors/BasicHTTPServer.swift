@@ -19,7 +19,8 @@ import Synchronization
 /// (query string or form body), else `HTTP.POST`; its other form parameters are `_event.data`
 /// (a body of another type is parsed as JSON, else kept as text); `_event.raw` is the request
 /// as received. The answer (`200 OK`) is sent once the event is queued. Other methods get
-/// `405`, unknown paths `404`, form data that does not decode and malformed requests `400`.
+/// `405`, unknown paths `404`, form data that does not decode and malformed requests `400`, an
+/// event the session's full mailbox cannot take `503`.
 ///
 /// Bounds (``Limits``): at most `maxConnections` connections are served at once, each on its
 /// own thread (more are answered `503` at once and closed); a request must arrive whole within
@@ -218,7 +219,9 @@ final class BasicHTTPServer: Sendable {
             return Self.response(404, "Not Found")
         }
         guard let event = Self.event(from: request) else { return Self.response(400, "Bad Request") }
-        session.deliver(event)
+        // A full mailbox (SCXMLMachine.Options.maximumMailboxEvents) refuses the event: the
+        // client hears it, and a BasicHTTP <send> raises error.communication; nothing is lost silently.
+        guard session.deliver(event) else { return Self.response(503, "Service Unavailable") }
         return Self.response(200, "OK")
     }
 

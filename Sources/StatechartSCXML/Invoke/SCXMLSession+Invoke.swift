@@ -24,9 +24,24 @@ extension SCXMLSession {
                 invokeID = generatedInvokeID(stateID)
             }
             let values = try namedValues(namelist: invoke.namelist, params: invoke.params)
-            let (document, base) = try childDocument(invoke)
-            let child = try SCXMLMachine(document: document, baseURL: base, options: options,
+            // Bounded before anything is loaded: a document that invokes itself would otherwise
+            // nest sessions until memory runs out.
+            guard invokeDepth < options.maximumInvokeDepth else {
+                throw SCXMLExecutionError("invoking would nest sessions \(invokeDepth + 1) deep, more than the limit of \(options.maximumInvokeDepth) (SCXMLMachine.Options.maximumInvokeDepth); does the document invoke itself without end?")
+            }
+            guard tree.reserve(limit: options.maximumInvokedSessions) else {
+                throw SCXMLExecutionError("\(options.maximumInvokedSessions) invoked sessions already run in this document tree, the limit (SCXMLMachine.Options.maximumInvokedSessions)")
+            }
+            let child: SCXMLMachine
+            do {
+                let (document, base) = try childDocument(invoke)
+                child = try SCXMLMachine(document: document, baseURL: base, options: options,
                                          parent: ParentLink(session: self, invokeID: invokeID), invokeValues: values)
+            } catch {
+                tree.release()
+                throw error
+            }
+            child.session.countsInTree = true
             // The child's <log> goes where the parent's goes, and so on down.
             let log = hooks.withLock { $0.log }
             child.session.setHooks { $0.log = log }
@@ -53,9 +68,10 @@ extension SCXMLSession {
     /// markup from an expression).
     private func childDocument(_ invoke: SCXMLInvoke) throws -> (SCXMLDocument, URL?) {
         if let src = invoke.src {
-            let url = try url(of: try string(src))
+            let (data, url) = try sourceAccess.read(try string(src), baseURL: baseURL)
             do {
-                return (try SCXMLParser.parse(contentsOf: url, limits: options.parserLimits), url.deletingLastPathComponent())
+                return (try SCXMLParser.parse(data: data, fileName: url.path, limits: options.parserLimits),
+                        url.deletingLastPathComponent())
             } catch {
                 throw SCXMLExecutionError("cannot load the invoked document: \(error)")
             }
@@ -106,7 +122,9 @@ extension SCXMLSession {
             run(finalize.actions, ctx: ctx)
         }
         for invocation in invocations where invocation.autoforward {
-            invocation.child.session.deliver(event)
+            if !invocation.child.session.deliver(event) {
+                raiseError("error.communication", "autoforward of '\(event.name)' to invocation '\(invocation.invokeID)': \(invocation.child.session.mailboxFullMessage)", ctx: ctx)
+            }
         }
         return true
     }

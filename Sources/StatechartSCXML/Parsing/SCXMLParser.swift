@@ -45,18 +45,19 @@ public enum SCXMLParser {
                 "only file URLs can be parsed (SCXMLParser never uses the network); '\(url.absoluteString)' is not one")
         }
         let fileName = url.path
-        if let size = (try? FileManager.default.attributesOfItem(atPath: fileName))?[.size] as? NSNumber,
-            size.intValue > limits.maxDocumentSize
-        {
-            throw sizeError(fileName, size: size.intValue, limits: limits)
-        }
-        let data: Data
+        return try parse(data: readDocument(fileName, fileName: fileName, limits: limits), fileName: fileName, limits: limits)
+    }
+
+    /// The bytes of the document file at `path`, no more than `limits.maxDocumentSize` read;
+    /// `fileName` names it in the diagnostics (a directory, a FIFO, a file too large).
+    package static func readDocument(_ path: String, fileName: String, limits: Limits) throws(SCXMLParseError) -> Data {
         do {
-            data = try Data(contentsOf: url)
+            return try BoundedFileReader.read(path, limit: limits.maxDocumentSize)
+        } catch .tooLarge(let size, _) {
+            throw sizeError(fileName, size: size, limits: limits)
         } catch {
-            throw Self.error(fileName, "cannot read the file: \(error.localizedDescription)")
+            throw Self.error(fileName, "cannot read the file: \(fileName) \(error.message)")
         }
-        return try parse(data: data, fileName: fileName, limits: limits)
     }
 
     /// Parses a document held in a string. `fileName` is used in source locations.

@@ -3,6 +3,10 @@ import Statechart
 
 /// The null datamodel (SCXML B.1): no data, and conditions are the `In(id)` predicate.
 ///
+/// As an extension for firmware charts, conditions may combine `In()` with `!`, `&&`, `||`,
+/// parentheses, `true` and `false` (`In('closed') && !In('paused')`, see ``NullCondition``);
+/// plain `In('id')` means what the spec says.
+///
 /// As an extension for host integration, conditions and `expr`-style attributes may also call
 /// a host function registered on the machine, with literal arguments (`isReady()`,
 /// `quota('disk', 3)`), and value attributes may be literals (`'text'`, `3`, `true`).
@@ -41,7 +45,7 @@ public final class NullDatamodel: SCXMLDatamodel {
         func expression(_ text: String?, _ location: SCXMLSourceLocation, _ element: String, _ attribute: String) {
             guard let text, NullExpression(text) == nil else { return }
             problems.append(SCXMLDiagnostic(location: location, element: element,
-                message: "\(attribute)=\"\(text)\" is not a null-datamodel expression; use In('state'), a host function call or a literal, or declare datamodel=\"ecmascript\""))
+                message: "\(attribute)=\"\(text)\" is not a null-datamodel expression; use In('state') (combined with !, &&, ||, parentheses, true, false), a host function call or a literal, or declare datamodel=\"ecmascript\""))
         }
         func source(_ value: SCXMLValueSource?, _ location: SCXMLSourceLocation, _ element: String, _ attribute: String) {
             if case .expression(let text)? = value { expression(text, location, element, attribute + "expr") }
@@ -113,6 +117,8 @@ public final class NullDatamodel: SCXMLDatamodel {
         switch parsed {
         case .literal(let value):
             return value
+        case .condition(let condition):
+            return .bool(condition.evaluate { services.isActive($0) })
         case .call(let name, let arguments):
             if name == "In" {
                 guard arguments.count == 1, case .string(let id) = arguments[0] else {
@@ -167,20 +173,52 @@ public final class NullDatamodel: SCXMLDatamodel {
 }
 
 /// The tiny expression language of the null datamodel: a literal, or a call with literal
-/// arguments, where a bare identifier argument is taken as a string (`In(s1)` = `In('s1')`).
-enum NullExpression: Equatable {
+/// arguments, where a bare identifier argument is taken as a string (`In(s1)` = `In('s1')`), or
+/// (the extension) `In()` conditions combined with `!`, `&&`, `||` and parentheses.
+package enum NullExpression: Equatable {
     case literal(DataValue)
     case call(String, [DataValue])
+    /// A combination of `In()`s (the forms above are tried first, so `In('a')` alone is a call).
+    case condition(NullCondition)
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
+        if let simple = Self.simple(text) {
+            self = simple
+        } else if let condition = NullCondition(text) {
+            self = .condition(condition)
+        } else {
+            return nil
+        }
+    }
+
+    /// The condition this expression stands for when its value is known without host functions:
+    /// `In()` and its combinations, and literals by their truth (`null`, `0`, `''` are false).
+    /// `nil` for a host function call.
+    package var staticCondition: NullCondition? {
+        switch self {
+        case .condition(let condition): return condition
+        case .call("In", let arguments):
+            guard arguments.count == 1, case .string(let id) = arguments[0] else { return nil }
+            return .inState(id)
+        case .call: return nil
+        case .literal(let value):
+            switch value {
+            case .bool(let b): return .constant(b)
+            case .null: return .constant(false)
+            case .number(let n): return .constant(n != 0)
+            case .string(let s): return .constant(!s.isEmpty)
+            case .array, .object: return .constant(true)
+            }
+        }
+    }
+
+    private static func simple(_ text: String) -> NullExpression? {
         if let call = Self.quotedCall(text) {
-            self = call
-            return
+            return call
         }
         let trimmed = Self.trimmed(text[...], newlines: true)
         if let value = Self.literal(trimmed) {
-            self = .literal(value)
-            return
+            return .literal(value)
         }
         guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else { return nil }
         let name = Self.trimmed(trimmed[..<open], newlines: false)
@@ -198,7 +236,7 @@ enum NullExpression: Equatable {
                 return nil
             }
         }
-        self = .call(name, arguments)
+        return .call(name, arguments)
     }
 
     /// `Name('text')` or `Name("text")`, all ASCII, no whitespace outside the quotes (the usual

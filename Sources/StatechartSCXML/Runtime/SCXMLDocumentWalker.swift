@@ -2,8 +2,8 @@
 /// data, scripts, conditions, executable content (nested content included), done data, invokes.
 /// The states are read in place (a state is never copied), and a state with nothing to visit
 /// costs a few field reads.
-enum SCXMLDocumentWalker {
-    enum Item {
+package enum SCXMLDocumentWalker {
+    package enum Item {
         case data(SCXMLData)
         case script(SCXMLScript)
         case condition(String, SCXMLSourceLocation, element: String)
@@ -12,7 +12,7 @@ enum SCXMLDocumentWalker {
         case invoke(SCXMLInvoke)
     }
 
-    static func visit(_ document: SCXMLDocument, _ body: (Item) -> Void) {
+    package static func visit(_ document: SCXMLDocument, _ body: (Item) -> Void) {
         for data in document.datamodelElement?.data ?? [] { body(.data(data)) }
         if let script = document.script { body(.script(script)) }
         visit(document.states, body)

@@ -84,6 +84,40 @@ public final class SCXMLMachine: @unchecked Sendable {
         /// document tree may hold (defaults: 1 s, 256 MiB). See ``SCXMLScriptLimits``.
         public var scriptLimits = SCXMLScriptLimits()
 
+        // MARK: Files and bounds (hardening: what a document may read, how much work it may make)
+
+        /// The folder that every file named by `<data src>`, `<script src>` and `<invoke src>`
+        /// must lie inside, after symlinks and `..` are resolved; other paths give
+        /// `error.execution` (a `<script src>`: a load error). `nil`, the default, means the
+        /// folder of the document itself (the `baseURL` it was loaded with, the file's folder
+        /// for ``SCXMLMachine/init(contentsOf:options:)``); a document loaded from memory without
+        /// a `baseURL` may then read no file at all. Documents it invokes share the folder.
+        ///
+        /// ```swift
+        /// var options = SCXMLMachine.Options()
+        /// options.sourceDirectory = URL(fileURLWithPath: "/srv/charts")   // shared resources
+        /// ```
+        public var sourceDirectory: URL?
+        /// The largest file a `src` may name, in bytes; a larger one gives `error.execution`
+        /// (a `<script src>`: a load error) without being read. Default 16 MiB, as the parser's
+        /// ``SCXMLParser/Limits/maxDocumentSize`` (an invoked document obeys both).
+        public var maximumSourceSize = 16 * 1024 * 1024
+        /// How deep `<invoke>`s may nest: a document invoked by an invoked document is at
+        /// depth 2. An `<invoke>` past it gives `error.execution` and starts nothing; this is
+        /// what stops a document that invokes itself. Default 16.
+        public var maximumInvokeDepth = 16
+        /// How many invoked sessions one document tree may run at once (all depths counted);
+        /// an `<invoke>` past it gives `error.execution` and starts nothing. Default 256.
+        public var maximumInvokedSessions = 256
+        // The events a chart sends itself that one start() or send() processes are bounded by
+        // `machine.maximumQueuedEventsPerSend` (MachineOptions, default 10,000), with the step
+        // bound of one macrostep: both belong to the Machine running the document.
+
+        /// How many events may wait in one session's mailbox (events from other sessions, its
+        /// invocations and BasicHTTP); past it the sender gets `error.communication` (a
+        /// `<send>`) and the event is not delivered, never silently dropped. Default 1,000,000.
+        public var maximumMailboxEvents = 1_000_000
+
         /// Options accepting documents of the given datamodels; the first one also serves
         /// documents that declare none.
         ///
@@ -115,7 +149,8 @@ public final class SCXMLMachine: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private static let sessionCounter = SessionCounter()
 
-    /// Loads the document at `url`; `file:` references resolve against its folder.
+    /// Loads the document at `url`; `file:` references resolve against its folder, and `src`
+    /// files must lie inside it unless ``Options/sourceDirectory`` names another folder.
     public convenience init(contentsOf url: URL, options: Options = Options()) throws {
         let document: SCXMLDocument
         do {
@@ -126,7 +161,8 @@ public final class SCXMLMachine: @unchecked Sendable {
         try self.init(document: document, baseURL: url.deletingLastPathComponent(), options: options)
     }
 
-    /// Loads a document from a string; `fileName` appears in diagnostics.
+    /// Loads a document from a string; `fileName` appears in diagnostics. Without `baseURL` (or
+    /// ``Options/sourceDirectory``) the document can read no `src` file.
     public convenience init(string: String, fileName: String = "<string>", baseURL: URL? = nil,
                             options: Options = Options()) throws {
         try self.init(data: Data(string.utf8), fileName: fileName, baseURL: baseURL, options: options)
@@ -164,10 +200,15 @@ public final class SCXMLMachine: @unchecked Sendable {
         }
         let problems = datamodelType.check(document)
         if !problems.isEmpty { throw SCXMLLoadError(diagnostics: problems.sorted { $0.location < $1.location }) }
-        let scripts = try Self.loadScripts(of: document, baseURL: baseURL)
+        // The folder `src` may read from is the top document's, also for the documents it invokes.
+        let parentSession = parent?.session
+        let access = parentSession?.sourceAccess ?? SourceAccess(options: options, baseURL: baseURL)
+        let scripts = try Self.loadScripts(of: document, baseURL: baseURL, access: access)
 
         session = SCXMLSession(document: document, baseURL: baseURL, sessionID: Self.sessionCounter.next(),
-                               options: options, parent: parent, invokeValues: invokeValues)
+                               options: options, parent: parent, invokeValues: invokeValues, sourceAccess: access,
+                               invokeDepth: parentSession.map { $0.invokeDepth + 1 } ?? 0,
+                               tree: parentSession?.tree ?? SessionTree())
         session.preloaded = scripts
         let chart: CompiledChart
         do {
@@ -181,6 +222,11 @@ public final class SCXMLMachine: @unchecked Sendable {
         }
         machine = Machine(chart, options: options.machine, clock: options.clock)
         session.machine = machine
+        // A transition whose targets cannot be active together once history is resolved is not
+        // taken; the document hears of it as error.execution (SCXML 5.10).
+        machine.setTransitionErrorHandler { [weak session] ctx, message in
+            session?.raiseError("error.execution", message, ctx: ctx)
+        }
         // No external-event gate yet: the session installs it when it first has work for it
         // (events from other sessions, deferred sends, invocations; SCXMLSession.installGate).
         do {
@@ -313,7 +359,7 @@ public final class SCXMLMachine: @unchecked Sendable {
 extension SCXMLMachine {
     /// The text of every `<script src>`, by URI; a script that cannot be loaded rejects the
     /// document (SCXML 5.8, W3C test 301).
-    static func loadScripts(of document: SCXMLDocument, baseURL: URL?) throws -> [String: String] {
+    static func loadScripts(of document: SCXMLDocument, baseURL: URL?, access: SourceAccess) throws -> [String: String] {
         var sources: [(String, SCXMLSourceLocation)] = []
         SCXMLDocumentWalker.visit(document) { item in
             switch item {
@@ -327,7 +373,7 @@ extension SCXMLMachine {
         var problems: [SCXMLDiagnostic] = []
         for (uri, location) in sources where texts[uri] == nil {
             do {
-                texts[uri] = try SCXMLSession.loadResource(uri, baseURL: baseURL)
+                texts[uri] = try access.readText(uri, baseURL: baseURL)
             } catch {
                 problems.append(SCXMLDiagnostic(location: location, element: "script",
                     message: "<script src=\"\(uri)\"> cannot be loaded, so the document is invalid: \(error)"))

@@ -131,9 +131,13 @@ extension SCXMLSession {
             outgoing.invocation = InvocationTag(parentSessionID: parent.sessionID, childSessionID: sessionID)
             sendToParent(outgoing)
         case .invoked(let invocation):
-            invocation.child.session.deliver(event)
+            guard invocation.child.session.deliver(event) else {
+                throw SendFailure.communication("<send> to '\(target ?? "")': \(invocation.child.session.mailboxFullMessage)", sendID: sendID)
+            }
         case .session(let session):
-            session.deliver(event)
+            guard session.deliver(event) else {
+                throw SendFailure.communication("<send> to '\(target ?? "")': \(session.mailboxFullMessage)", sendID: sendID)
+            }
         case .http(let target):
             try sendHTTP(event, to: target, ctx: ctx)
         case .host(let target):
@@ -153,14 +157,21 @@ extension SCXMLSession {
             do { try BasicHTTPClient.post(request) } catch {
                 throw SendFailure.communication("<send> to \(url): \(error)", sendID: event.sendID)
             }
+            // Posted to this session itself, the event is in its mailbox now: moved to the
+            // external queue at once, as a send to itself would be, it runs after this
+            // macrostep rather than whenever the worker's poke gets the machine (before or
+            // after the host's next event: `trace` raced).
+            moveMailbox(ctx)
             return
         }
         let sendID = event.sendID
-        Thread.detachNewThread { [weak self] in
-            do { try BasicHTTPClient.post(request) } catch {
+        do {
+            try BasicHTTPClient.postInBackground(request) { [weak self] error in
                 self?.deliver(SCXMLEvent(name: "error.communication", type: .platform, sendID: sendID,
                                          data: .string("<send> to \(url): \(error)")))
             }
+        } catch {
+            throw SendFailure.communication("<send> to \(url): \(error)", sendID: sendID)
         }
     }
 }

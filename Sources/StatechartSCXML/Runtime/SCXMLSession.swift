@@ -12,6 +12,16 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     let baseURL: URL?
     let sessionID: String
     let options: SCXMLMachine.Options
+    /// What `src` may read (shared with the sessions this one invokes).
+    let sourceAccess: SourceAccess
+    /// 0 for a session the host started, its parent's depth + 1 for an invoked one.
+    let invokeDepth: Int
+    /// The invoked sessions of the whole document tree (shared with them), for
+    /// ``SCXMLMachine/Options/maximumInvokedSessions``.
+    let tree: SessionTree
+    /// Whether this session counts in `tree` (it was invoked and started); it stops counting
+    /// when it is freed.
+    var countsInTree = false
     var name: String? { document.name }
     var hostFunctions: [String: SCXMLHostFunction] { options.functions }
     var hostValues: [String: DataValue] { options.values }
@@ -144,8 +154,12 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     }
 
     init(document: SCXMLDocument, baseURL: URL?, sessionID: String, options: SCXMLMachine.Options,
-         parent: ParentLink? = nil, invokeValues: [String: DataValue] = [:]) {
+         parent: ParentLink? = nil, invokeValues: [String: DataValue] = [:], sourceAccess: SourceAccess,
+         invokeDepth: Int = 0, tree: SessionTree = SessionTree()) {
         self.document = document
+        self.sourceAccess = sourceAccess
+        self.invokeDepth = invokeDepth
+        self.tree = tree
         self.baseURL = baseURL
         self.sessionID = sessionID
         self.options = options
@@ -153,6 +167,10 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         self.documentTree = parent?.session?.documentTree ?? SCXMLDocumentTree()
         self.invokeValues = invokeValues
         self.worker = DispatchQueue(label: "statechart.scxml.session.\(sessionID)")
+    }
+
+    deinit {
+        if countsInTree { tree.release() }
     }
 
     func isActive(_ id: String) -> Bool { machine?.isActive(id) ?? false }
@@ -186,10 +204,6 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         }
     }
 
-    func url(of uri: String) throws -> URL {
-        try Self.url(of: uri, baseURL: baseURL)
-    }
-
     /// `uri` as a file URL: `file:` paths and bare relative paths resolve against `baseURL`.
     static func url(of uri: String, baseURL: URL?) throws -> URL {
         if uri.hasPrefix("file:") {
@@ -203,18 +217,10 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         return baseURL?.appendingPathComponent(uri) ?? URL(fileURLWithPath: uri)
     }
 
+    /// The text `src` names, within ``sourceAccess``.
     func loadResource(_ uri: String) throws -> String {
         if let text = preloaded[uri] { return text }
-        return try Self.loadResource(uri, baseURL: baseURL)
-    }
-
-    static func loadResource(_ uri: String, baseURL: URL?) throws -> String {
-        let url = try url(of: uri, baseURL: baseURL)
-        do {
-            return try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw SCXMLExecutionError("cannot load '\(uri)' (\(url.path)): \(error.localizedDescription)")
-        }
+        return try sourceAccess.readText(uri, baseURL: baseURL)
     }
 
     // MARK: - Errors and events
@@ -314,7 +320,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
 extension DataValue {
     /// How SCXML renders a value where a string is needed (event names, targets, logs).
-    var scxmlString: String {
+    package var scxmlString: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"

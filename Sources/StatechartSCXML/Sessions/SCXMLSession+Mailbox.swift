@@ -23,21 +23,36 @@ extension SCXMLSession {
     static let deferredName = "scxml.runtime.deferred"
 
     /// Delivers an external event from another thread (another session, the BasicHTTP server):
-    /// queued in arrival order, processed once the machine is free. Never blocks.
-    func deliver(_ event: SCXMLEvent) {
-        deliver([event], from: nil)
+    /// queued in arrival order, processed once the machine is free. Never blocks. Returns
+    /// `false`, queueing nothing, when the mailbox already holds
+    /// ``SCXMLMachine/Options/maximumMailboxEvents``: the sender reports that (a `<send>`
+    /// raises `error.communication`), so no event is lost silently.
+    @discardableResult
+    func deliver(_ event: SCXMLEvent) -> Bool {
+        deliver([event], from: nil) != .full
     }
 
-    /// Delivers events together. Events from an invoked `child` are dropped once that
-    /// invocation has been cancelled (SCXML 6.4: events that arrive after the invoking state
-    /// was exited are not processed; those that arrived before still are).
-    func deliver(_ batch: [SCXMLEvent], from child: SCXMLSession?) {
-        let queued = mailbox.withLock { events -> Bool in
-            if let child, child.cancelled.load(ordering: .acquiring) { return false }
+    enum Delivery { case queued, full, cancelled }
+
+    /// Delivers events together, all or none. Events from an invoked `child` are dropped once
+    /// that invocation has been cancelled (SCXML 6.4: events that arrive after the invoking
+    /// state was exited are not processed; those that arrived before still are).
+    @discardableResult
+    func deliver(_ batch: [SCXMLEvent], from child: SCXMLSession?) -> Delivery {
+        let limit = options.maximumMailboxEvents
+        let delivery = mailbox.withLock { events -> Delivery in
+            if let child, child.cancelled.load(ordering: .acquiring) { return .cancelled }
+            guard events.count + batch.count <= limit else { return .full }
             events.append(contentsOf: batch)
-            return true
+            return .queued
         }
-        if queued { worker.async { [weak self] in self?.poke() } }
+        if delivery == .queued { worker.async { [weak self] in self?.poke() } }
+        return delivery
+    }
+
+    /// The error text for a full mailbox.
+    var mailboxFullMessage: String {
+        "the mailbox of session \(sessionID) is full: \(options.maximumMailboxEvents) events are waiting (SCXMLMachine.Options.maximumMailboxEvents)"
     }
 
     /// Sends an event to the invoking session once the macrostep sending it has completed, with
@@ -59,7 +74,10 @@ extension SCXMLSession {
             return events
         }
         guard !events.isEmpty, let parent = parent?.session else { return }
-        parent.deliver(events, from: self)
+        if parent.deliver(events, from: self) == .full {
+            // No `<send>` waits for these: the log hook reports them, as poke() reports errors.
+            hooks.withLock { $0.log }?("error", "\(events.count) events from invoked session \(sessionID) were not delivered: \(parent.mailboxFullMessage)")
+        }
     }
 
     /// Makes the machine process its mailbox; runs on the worker queue (holding no machine).

@@ -104,6 +104,31 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(stopped.delayedEvents.map(\.sendID), ["tick"])    // the After timer was cancelled on exit
     }
 
+    /// A history record must be a value exitStates could make. t1 and t2 are both children of
+    /// the compound `playing`: never recorded together, so such a snapshot is refused (the core
+    /// refuses the record too; checked first, so nothing is restored).
+    func testAHistoryRecordOfStatesThatCannotBeActiveTogetherIsRefused() throws {
+        let c = Charts()
+        let chart = try CompiledChart(ChartDefinition(name: "untyped", states: [
+            c.state("home", on: [c.on("toh", to: ["h"], "toh")]),
+            c.state("media", [
+                StateDefinition(history: "h", type: .deep, defaultTargets: ["menu"]),
+                c.state("menu"),
+                c.state("playing", [c.state("t1"), c.state("t2")]),
+            ]),
+        ]))
+        let m = Machine(chart, clock: TestClock())
+        try m.start()
+        var bad = try m.snapshot()
+        bad.history = [.init(state: "h", remembered: ["t1", "t2"])]
+        XCTAssertThrowsError(try m.restore(bad)) { XCTAssertEqual($0 as? SnapshotError, .invalidHistory("h")) }
+        bad.history = [.init(state: "h", remembered: ["t2"])]
+        try m.restore(bad)
+        _ = c.log.take()
+        try m.send("toh")
+        XCTAssertEqual(c.log.take(), ["exit home", "take toh", "enter media", "enter playing", "enter t2"])
+    }
+
     func testUntypedSnapshotRoundTripsThroughJSON() throws {
         let c = Charts()
         let chart = try CompiledChart(ChartDefinition(name: "untyped", states: [

@@ -1,0 +1,451 @@
+/*
+ * test_differential.c - C-level tests of CStateCore: the core against the reference model on random charts, and plans.
+ * The conventions (hand-derived traces, the harness) are in test_harness.h.
+ */
+#include "test_harness.h"
+
+/* =========================================================================================
+ * Differential test: the core against a literal Appendix D model on random charts
+ * ======================================================================================= */
+
+static uint32_t rng_state;
+
+static uint32_t rnd(uint32_t n) {
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return (rng_state >> 8) % n;
+}
+
+static bool raw_descendant(const cb_builder *b, sc_id d, sc_id s) {
+    for (sc_id a = b->states[d].parent; a != SC_NONE; a = b->states[a].parent)
+        if (a == s) return true;
+    return false;
+}
+
+static bool raw_history(const cb_builder *b, sc_id s) {
+    return b->states[s].kind == SC_HISTORY_SHALLOW || b->states[s].kind == SC_HISTORY_DEEP;
+}
+
+/* A random non-history proper descendant of s (s = 0: any state). */
+static sc_id random_descendant(const cb_builder *b, sc_id s) {
+    sc_id pool[CB_MAX_STATES];
+    uint32_t n = 0;
+    for (sc_id d = 1; d < b->state_count; d++)
+        if (!raw_history(b, d) && raw_descendant(b, d, s)) pool[n++] = d;
+    return n ? pool[rnd(n)] : SC_NONE;
+}
+
+static void gen_children(cb_builder *b, sc_id parent, int depth) {
+    const char *pname = b->state_name[parent];
+    uint8_t pkind = b->states[parent].kind;
+    uint32_t kids = 1 + rnd(3);
+    bool has_state = false;
+    int histories = 0;
+    for (uint32_t i = 0; i < kids && b->state_count < 36; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%u", (unsigned)b->state_count);
+        uint32_t r = rnd(12);
+        sc_state_kind kind = SC_ATOMIC;
+        if (depth < 3 && r < 3) kind = SC_COMPOUND;
+        else if (depth < 3 && r < 5) kind = SC_PARALLEL;
+        else if (r < 6 && pkind == SC_COMPOUND && (parent != 0 || rnd(3) == 0)) kind = SC_FINAL;
+        else if (r < 8 && parent != 0 && histories < 2) kind = rnd(2) ? SC_HISTORY_DEEP : SC_HISTORY_SHALLOW;
+        sc_id s = cb_state(b, parent ? pname : NULL, kind, name);
+        if (kind == SC_HISTORY_DEEP || kind == SC_HISTORY_SHALLOW) histories++;
+        else has_state = true;
+        if (kind == SC_COMPOUND || kind == SC_PARALLEL) gen_children(b, s, depth + 1);
+        if (kind != SC_HISTORY_DEEP && kind != SC_HISTORY_SHALLOW && kind != SC_FINAL && rnd(6) == 0)
+            cb_flags(b, name, SC_STATE_HAS_INVOKE);
+    }
+    if (!has_state) {
+        char name[16];
+        snprintf(name, sizeof name, "s%u", (unsigned)b->state_count);
+        cb_state(b, parent ? pname : NULL, SC_ATOMIC, name);
+    }
+}
+
+static cb_builder *random_chart(void) {
+    cb_builder *b = cb_new();
+    if (!b) return NULL;
+    static const char *const pool[] = { "a", "b", "c", "a.x", "b.y", "d" };
+    for (size_t i = 0; i < sizeof pool / sizeof pool[0]; i++) cb_event(b, pool[i]);
+    gen_children(b, 0, 0);
+    const sc_id n = b->state_count;
+    for (sc_id s = 0; s < n; s++) {
+        if (b->states[s].kind == SC_COMPOUND && s != 0 && rnd(3) == 0)
+            cb_initial(b, b->state_name[s], b->state_name[random_descendant(b, s)], rnd(2));
+        if (raw_history(b, s))
+            cb_initial(b, b->state_name[s], b->state_name[random_descendant(b, b->states[s].parent)], rnd(2));
+    }
+    if (rnd(4) == 0) cb_initial(b, "scxml", b->state_name[random_descendant(b, 0)], false);
+    /* Parallel states with two regions, for legal two-target transitions. */
+    sc_id parallels[CB_MAX_STATES];
+    uint32_t np = 0;
+    for (sc_id s = 1; s < n; s++) {
+        if (b->states[s].kind != SC_PARALLEL) continue;
+        uint32_t regions = 0;
+        for (sc_id c = s + 1; c < n; c++)
+            if (b->states[c].parent == s && !raw_history(b, c)) regions++;
+        if (regions >= 2) parallels[np++] = s;
+    }
+    static const char *const descriptors[] = { NULL, NULL, "*", "a b", "done", "a.x", "b.y", "a", "a", "b", "c", "c" };
+    uint32_t label = 0;
+    for (sc_id s = 1; s < n; s++) {
+        if (raw_history(b, s) || b->states[s].kind == SC_FINAL) continue;
+        uint32_t count = rnd(4);
+        for (uint32_t k = 0; k < count; k++) {
+            const char *events = descriptors[rnd(12)];
+            char guard[8], targets[2 * CB_NAME + 2], name[16];
+            const char *g = NULL;
+            if (rnd(events ? 4 : 2) == 0) {
+                snprintf(guard, sizeof guard, "g%u", (unsigned)rnd(3));
+                g = guard;
+            }
+            uint32_t r = rnd(10);
+            const char *t = targets;
+            if (r == 0) {
+                t = NULL;
+            } else if (r == 1 && np) {
+                sc_id p = parallels[rnd(np)], regions[CB_MAX_STATES];
+                uint32_t nr = 0;
+                for (sc_id c = p + 1; c < n; c++)
+                    if (b->states[c].parent == p && !raw_history(b, c)) regions[nr++] = c;
+                uint32_t i1 = rnd(nr), i2 = (i1 + 1 + rnd(nr - 1)) % nr;
+                sc_id x = rnd(2) ? regions[i1] : random_descendant(b, regions[i1]);
+                sc_id y = rnd(2) ? regions[i2] : random_descendant(b, regions[i2]);
+                if (x == SC_NONE) x = regions[i1];
+                if (y == SC_NONE) y = regions[i2];
+                snprintf(targets, sizeof targets, "%s %s", b->state_name[x], b->state_name[y]);
+            } else {
+                snprintf(targets, sizeof targets, "%s", b->state_name[1 + rnd(n - 1)]);
+            }
+            snprintf(name, sizeof name, "t%u", (unsigned)label++);
+            cb_trans(b, b->state_name[s], events, t, rnd(3) == 0 ? SC_TRANSITION_INTERNAL : 0, g, name);
+        }
+    }
+    return b;
+}
+
+static void dump_chart(const cb_builder *b) {
+    fprintf(stderr, "chart:\n");
+    for (sc_id s = 1; s < b->chart.state_count; s++) {
+        static const char *const kinds[] = { "atomic", "compound", "parallel", "final", "history", "deep-history" };
+        const sc_state *st = &b->states[s];
+        fprintf(stderr, "  %*s%s %s%s", 2 * (int)st->depth, "", kinds[st->kind], b->state_name[s],
+                st->flags & SC_STATE_HAS_INVOKE ? " [invoke]" : "");
+        if (st->kind == SC_COMPOUND || st->kind == SC_HISTORY_SHALLOW || st->kind == SC_HISTORY_DEEP) {
+            const sc_transition *t = &b->transitions[st->initial];
+            fprintf(stderr, " initial/default ->");
+            for (uint32_t k = 0; k < t->target_count; k++) fprintf(stderr, " %s", b->state_name[b->targets[t->targets_offset + k]]);
+        }
+        fprintf(stderr, "\n");
+        for (uint32_t k = 0; k < st->transition_count; k++) {
+            sc_id ti = st->first_transition + k;
+            const sc_transition *t = &b->transitions[ti];
+            fprintf(stderr, "  %*s  %s: on", 2 * (int)st->depth, "", b->transition_name[ti]);
+            if (!t->event_count) fprintf(stderr, " (eventless)");
+            for (uint32_t j = 0; j < t->event_count; j++) {
+                sc_id d = b->descriptors[t->events_offset + j];
+                fprintf(stderr, " %s", d == SC_EVENT_ANY ? "*" : b->event_name[d]);
+            }
+            if (t->guard != SC_NONE) fprintf(stderr, " [%s]", b->guard_name[t->guard]);
+            fprintf(stderr, " ->");
+            for (uint32_t j = 0; j < t->target_count; j++) fprintf(stderr, " %s", b->state_name[b->targets[t->targets_offset + j]]);
+            fprintf(stderr, "%s\n", t->flags & SC_TRANSITION_INTERNAL ? " (internal)" : "");
+        }
+    }
+}
+
+/* Compares core and model after a call; fills why and returns false on the first difference. */
+static bool same_state(const harness *h, const ref_machine *r, sc_status core, sc_status model, char *why, size_t size) {
+    if (core != model) {
+        snprintf(why, size, "status core %d, model %d; core trace \"%.600s\" model trace \"%.600s\"", (int)core, (int)model,
+                 h->trace, r->trace);
+        return false;
+    }
+    if (strcmp(h->trace, r->trace) != 0) {
+        size_t at = 0;                      /* show both from shortly before the first difference */
+        while (h->trace[at] && h->trace[at] == r->trace[at]) at++;
+        size_t from = at > 200 ? at - 200 : 0;
+        while (from > 0 && h->trace[from - 1] != ' ') from--;
+        snprintf(why, size, "trace differs at character %zu\n      core:  \"...%.500s\"\n      model: \"...%.500s\"",
+                 at, h->trace + from, r->trace + from);
+        return false;
+    }
+    for (sc_id s = 0; s < h->b->chart.state_count; s++) {
+        if (sc_machine_is_active(h->m, s) != r->active[s]) {
+            snprintf(why, size, "state %s active in %s only", h->b->state_name[s], r->active[s] ? "model" : "core");
+            return false;
+        }
+        const sc_state *st = &h->b->states[s];
+        if (st->kind != SC_HISTORY_SHALLOW && st->kind != SC_HISTORY_DEEP) continue;
+        sc_id ids[CB_MAX_STATES];
+        uint32_t n = sc_machine_history(h->m, s, ids, CB_MAX_STATES), m = 0;
+        bool in_core[CB_MAX_STATES] = { false };
+        for (uint32_t i = 0; i < n; i++) in_core[ids[i]] = true;
+        for (sc_id v = 0; v < h->b->chart.state_count; v++) {
+            bool in_model = r->history_recorded[s] && r->history_value[s][v];
+            if (in_model) m++;
+            if (in_core[v] != in_model) {
+                snprintf(why, size, "history %s: %s recorded in %s only", h->b->state_name[s], h->b->state_name[v],
+                         in_model ? "model" : "core");
+                return false;
+            }
+        }
+        (void)m;
+    }
+    return true;
+}
+
+#ifndef RANDOM_CHARTS                 /* e.g. -DRANDOM_CHARTS=200000 for a longer local sweep */
+#define RANDOM_CHARTS 3000
+#endif
+#define RANDOM_EVENTS 16
+#define RANDOM_MAX_STEPS 60
+
+/* One random chart and event sequence; false (and why) on a difference. */
+static bool run_random_case(uint32_t seed, harness *h, ref_machine *r, char *why, size_t size) {
+    rng_state = seed;
+    cb_builder *b = random_chart();
+    if (!b) {
+        snprintf(why, size, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    sc_machine *m = NULL;
+    sc_id raise_table[CB_MAX_ACTIONS];
+    if (!cb_finish(b)) {
+        snprintf(why, size, "generator made a bad description: %s", b->error);
+        ok = false;
+        goto done;
+    }
+    sc_chart_error err = { NULL, NULL, 0 };
+    if (sc_chart_check(&b->chart, &err) != SC_OK) {
+        snprintf(why, size, "sc_chart_check rejects a built chart: %s (%s %u)", err.message, err.table, (unsigned)err.index);
+        ok = false;
+        goto done;
+    }
+    harness_bind(h, b);
+    for (uint32_t g = 0; g < CB_MAX_GUARDS; g++) h->guard[g] = rnd(2);
+    for (uint32_t a = 0; a < CB_MAX_ACTIONS; a++) raise_table[a] = rnd(10) == 0 ? rnd(5) : SC_NONE;
+    h->raise_on_action = raise_table;
+    sc_options o = { REF_QUEUE, 0, RANDOM_MAX_STEPS };
+    m = sc_machine_create(&b->chart, &h->host, &o);
+    if (!m) {
+        snprintf(why, size, "sc_machine_create failed");
+        ok = false;
+        goto done;
+    }
+    h->m = m;
+    ref_init(r, b, h->guard, raise_table, RANDOM_MAX_STEPS);
+    sc_status core = sc_machine_start(m), model = ref_start(r);
+    int step = 0;
+    char head[64] = "start";
+    ok = same_state(h, r, core, model, why, size);
+    while (ok && core >= 0 && !sc_machine_is_halted(m) && step < RANDOM_EVENTS) {
+        h->trace[0] = r->trace[0] = '\0';
+        uint32_t pick = rnd(9);
+        sc_id event = pick < 6 ? pick : pick == 6 ? SC_EVENT_UNKNOWN : rnd(b->chart.event_count);
+        snprintf(head, sizeof head, "event %d (%s)", step, event == SC_EVENT_UNKNOWN ? "?" : b->event_name[event]);
+        sc_event e = { event, 0, 0 };
+        core = sc_machine_dispatch(m, e);
+        model = ref_dispatch(r, event);
+        ok = same_state(h, r, core, model, why, size);
+        step++;
+    }
+    if (!ok) {
+        size_t len = strlen(why);
+        snprintf(why + len, size - len, "\n      seed %u, at %s", (unsigned)seed, head);
+        dump_chart(b);
+    }
+done:
+    sc_machine_destroy(m);
+    cb_free(b);
+    return ok;
+}
+
+static void test_differential_random_charts_vs_reference_model(void) {
+    harness *h = owned_alloc(sizeof *h);
+    ref_machine *r = owned_alloc(sizeof *r);
+    char why[1536];
+    for (uint32_t seed = 1; seed <= RANDOM_CHARTS; seed++) {
+        if (!run_random_case(seed, h, r, why, sizeof why)) {
+            test_fail(__LINE__, "%s", why);
+            return;
+        }
+    }
+}
+
+/* sc_machine_set_host: observers installed after quiet microsteps were cached see every
+ * replayed entry and exit; removed again, the machine still moves. */
+static void test_set_host_observers_see_cached_microsteps(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "s");
+    cb_state(b, "s", SC_ATOMIC, "s1");
+    cb_state(b, NULL, SC_ATOMIC, "t");
+    cb_trans(b, "s1", "go", "t", 0, NULL, NULL);
+    cb_trans(b, "t", "back", "s1", 0, NULL, NULL);
+    MACHINE(h, b, NULL);
+    for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+    sc_host observing = h->host, quiet = { .context = h };
+    EXPECT_EQ_U(sc_machine_set_host(h->m, &quiet), SC_OK);
+    START(h, SC_OK, "", "s s1");
+    for (int i = 0; i < 3; i++) {
+        STEP(h, "go", SC_OK, "", "t");
+        STEP(h, "back", SC_OK, "", "s s1");
+    }
+    h->trace_observers = true;
+    EXPECT_EQ_U(sc_machine_set_host(h->m, &observing), SC_OK);
+    STEP(h, "go", SC_OK, "exited:s1 exited:s taken: entered:t", "t");
+    STEP(h, "back", SC_OK, "exited:t taken: entered:s entered:s1", "s s1");
+    STEP(h, "go", SC_OK, "exited:s1 exited:s taken: entered:t", "t");
+    EXPECT_EQ_U(sc_machine_set_host(h->m, &quiet), SC_OK);
+    STEP(h, "back", SC_OK, "", "s s1");
+    STEP(h, "go", SC_OK, "", "t");
+    EXPECT_EQ_U(sc_machine_set_host(NULL, &quiet), SC_ERR_BAD_ARGUMENT);
+    EXPECT_EQ_U(sc_machine_set_host(h->m, NULL), SC_ERR_BAD_ARGUMENT);
+}
+
+/* An exit action that changes the observers while a cached microstep is being replayed (which
+ * clears the cache under it): the replay still completes as recorded. */
+static void hook_drop_taken_on_exit(harness *h, const char *token, const sc_event *event) {
+    (void)event;
+    if (strcmp(token, "exit:s1") != 0) return;
+    sc_host host = h->host;
+    host.taken = NULL;
+    sc_machine_set_host(h->m, &host);
+    h->hook = NULL;
+}
+
+static void test_set_host_inside_a_replayed_microstep(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "s");
+    cb_state(b, "s", SC_ATOMIC, "s1");
+    cb_state(b, NULL, SC_ATOMIC, "t");
+    cb_trans(b, "s1", "go", "t", 0, NULL, "t1");
+    cb_trans(b, "t", "back", "s1", 0, NULL, "t2");
+    MACHINE(h, b, NULL);
+    START(h, SC_OK, "enter:s enter:s1", "s s1");
+    for (int i = 0; i < 2; i++) {
+        STEP(h, "go", SC_OK, "exit:s1 exit:s take:t1 enter:t", "t");
+        STEP(h, "back", SC_OK, "exit:t take:t2 enter:s enter:s1", "s s1");
+    }
+    h->hook = hook_drop_taken_on_exit;
+    STEP(h, "go", SC_OK, "exit:s1 exit:s take:t1 enter:t", "t");
+    STEP(h, "back", SC_OK, "exit:t take:t2 enter:s enter:s1", "s s1");
+    STEP(h, "go", SC_OK, "exit:s1 exit:s take:t1 enter:t", "t");
+}
+
+/* Plans (sc_plan.c) replay microsteps from single-path configurations. Long event sequences over
+ * a few events make (leaf, event) pairs recur, so most microsteps are replays: once with every
+ * observer (replayed state by state, traces compared) and once on a chart stripped of its
+ * actions with a host that has only a guard callback (quiet plans: replayed as masks). */
+static bool same_configuration(sc_machine *m, const cb_builder *b, const ref_machine *r, sc_status core,
+                               sc_status model, char *why, size_t size) {
+    if (core != model) {
+        snprintf(why, size, "status core %d, model %d", (int)core, (int)model);
+        return false;
+    }
+    for (sc_id s = 0; s < b->chart.state_count; s++) {
+        if (sc_machine_is_active(m, s) != r->active[s]) {
+            snprintf(why, size, "state %s active in %s only", b->state_name[s], r->active[s] ? "model" : "core");
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool run_plan_case(uint32_t seed, bool quiet, harness *h, ref_machine *r, char *why, size_t size) {
+    rng_state = seed;
+    cb_builder *b = random_chart();
+    if (!b) {
+        snprintf(why, size, "out of memory");
+        return false;
+    }
+    bool ok = cb_finish(b);
+    sc_machine *m = NULL;
+    if (!ok) {
+        snprintf(why, size, "generator made a bad description: %s", b->error);
+        goto done;
+    }
+    if (quiet) {
+        for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+        for (sc_id t = 0; t < b->chart.transition_count; t++) b->transitions[t].action = SC_NONE;
+    }
+    harness_bind(h, b);
+    for (uint32_t g = 0; g < CB_MAX_GUARDS; g++) h->guard[g] = rnd(2);
+    sc_host quiet_host = { .context = h, .guard = h->host.guard, .release = seed % 2 ? h->host.release : NULL };
+    sc_options o = { REF_QUEUE, 0, RANDOM_MAX_STEPS };
+    m = sc_machine_create(&b->chart, quiet ? &quiet_host : &h->host, &o);
+    if (!m) {
+        snprintf(why, size, "sc_machine_create failed");
+        ok = false;
+        goto done;
+    }
+    h->m = m;
+    ref_init(r, b, h->guard, NULL, RANDOM_MAX_STEPS);
+    sc_status core = sc_machine_start(m), model = ref_start(r);
+    ok = quiet ? same_configuration(m, b, r, core, model, why, size) : same_state(h, r, core, model, why, size);
+    for (int step = 0; ok && core >= 0 && !sc_machine_is_halted(m) && step < 64; step++) {
+        h->trace[0] = r->trace[0] = '\0';
+        sc_id event = rnd(4);                 /* a, b, c, a.x */
+        core = sc_machine_dispatch(m, (sc_event){ event, 0, 0 });
+        model = ref_dispatch(r, event);
+        ok = quiet ? same_configuration(m, b, r, core, model, why, size) : same_state(h, r, core, model, why, size);
+        if (!ok) {
+            size_t len = strlen(why);
+            snprintf(why + len, size - len, "\n      seed %u (%s), at event %d (%s)", (unsigned)seed,
+                     quiet ? "quiet" : "observed", step, b->event_name[event]);
+            dump_chart(b);
+        }
+    }
+done:
+    sc_machine_destroy(m);
+    cb_free(b);
+    return ok;
+}
+
+static void test_plans_replay_like_the_reference_model(void) {
+    harness *h = owned_alloc(sizeof *h);
+    ref_machine *r = owned_alloc(sizeof *r);
+    char why[1536];
+    for (uint32_t seed = 1; seed <= RANDOM_CHARTS; seed++) {
+        for (int quiet = 0; quiet < 2; quiet++) {
+            if (!run_plan_case(seed, quiet, h, r, why, sizeof why)) {
+                test_fail(__LINE__, "%s", why);
+                return;
+            }
+        }
+    }
+}
+
+/* A microstep that enters a compound state by default runs its <initial> content (W3C
+ * enterStates: defaultEntryContent), so it is not quiet even when no observer is installed and
+ * no other action runs: replayed from a plan, it runs that content again every time. */
+static void test_plans_keep_initial_content(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "A");
+    cb_state(b, NULL, SC_COMPOUND, "B");
+    cb_state(b, "B", SC_ATOMIC, "b1");
+    cb_state(b, "B", SC_ATOMIC, "b2");
+    cb_initial(b, "B", "b2", true);
+    cb_trans(b, "A", "go", "B", 0, NULL, NULL);
+    cb_trans(b, "b2", "back", "A", 0, NULL, NULL);
+    MACHINE(h, b, NULL);
+    for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+    sc_host actions_only = { .context = h, .action = h->host.action };
+    EXPECT_STATUS(sc_machine_set_host(h->m, &actions_only), SC_OK);
+    START(h, SC_OK, "", "A");
+    for (int round = 0; round < 3; round++) {
+        STEP(h, "go", SC_OK, "init:B", "B b2");
+        STEP(h, "back", SC_OK, "", "A");
+    }
+}
+
+const test_case differential_tests[] = {
+    TEST(test_differential_random_charts_vs_reference_model),
+    TEST(test_plans_replay_like_the_reference_model),
+    TEST(test_plans_keep_initial_content),
+    TEST(test_set_host_observers_see_cached_microsteps),
+    TEST(test_set_host_inside_a_replayed_microstep),
+};
+const size_t differential_test_count = sizeof differential_tests / sizeof differential_tests[0];

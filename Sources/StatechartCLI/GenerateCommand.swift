@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import StatechartCodegen
+
+/// `statechart generate c FILE.scxml -o DIR [--name NAME] [--trace-main]`.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Generate source code from a chart.",
+        subcommands: [GenerateCCommand.self]
+    )
+}
+
+/// `statechart generate c`: NAME.h, NAME.c (and NAME_main.c) for CStateCore.
+struct GenerateCCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "c",
+        abstract: "Write a null-datamodel SCXML document as C for CStateCore.",
+        discussion: """
+            Writes DIR/NAME.h (enums of states, events, guards and actions, the chart, the machine's \
+            memory size, the hooks the firmware implements) and DIR/NAME.c (static const tables and the \
+            executable content as C). With --trace-main also DIR/NAME_main.c, a main() that prints what \
+            `statechart trace FILE` prints. Build: cc -std=c11 -I CStateCore/include DIR/*.c CStateCore/*.c. \
+            Exit status: 0, or 2 with file:line:column: error: lines for a document that cannot be \
+            generated (nothing is written then).
+            """
+    )
+
+    @Argument(help: "The SCXML document (datamodel null).")
+    var file: String
+
+    @Option(name: .short, help: "The directory to write into (created if missing).")
+    var output: String
+
+    @Option(help: "The C name: prefix of every symbol and the files' base name (default: the file's base name).")
+    var name: String?
+
+    @Flag(help: "Also write NAME_main.c, a main() implementing the `statechart trace` contract.")
+    var traceMain = false
+
+    func run() throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            Loading.printError("\(file):1:1: error: cannot read the file: \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+        let files: CGeneratedFiles
+        do {
+            files = try CCodeGenerator.generate(scxml: data, fileName: file, name: name, traceMain: traceMain)
+        } catch {
+            Loading.printError(error.description)
+            throw ExitCode(2)
+        }
+        do {
+            try files.write(to: URL(fileURLWithPath: output))
+        } catch {
+            Loading.printError("error: cannot write into '\(output)': \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+    }
+}

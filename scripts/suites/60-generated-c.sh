@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Suite: `statechart generate c --trace-main` against `statechart trace`. For every chart in
+# scxml/examples, scxml/bench, scxml/fixtures and the W3C null-datamodel tests that the
+# generator accepts:
+# build the generated C with gcc and clang (-std=c11 -Wall -Wextra -Wpedantic -Werror), compile
+# it for a Cortex-M3 with arm-none-eabi-gcc (-Os -c), run it on the chart's .events file (the
+# W3C tests get no input besides start-up), and compare its standard output with
+# `statechart trace` on the same input, byte for byte. Charts the generator refuses are listed
+# with its reason; a refusal of a chart expected to generate is a failure.
+#   scxml/bench/large.scxml is included (its C build takes a few seconds).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build_log=$(swift build --product statechart 2>&1) || { echo "$build_log" | tail -20; echo "generated-c: 0 passed, 1 failed"; exit 1; }
+tool="$(swift build --show-bin-path)/statechart"
+[ -x "$tool" ] || { echo "no $tool after the build"; echo "generated-c: 0 passed, 1 failed"; exit 1; }
+clang=/opt/swift/usr/bin/clang
+[ -x "$clang" ] || clang=clang
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -I CStateCore/include)
+passed=0 failed=0 refused=()
+
+# Documents the generator must refuse (content with no C form), with a word of the reason.
+declare -A expected_refusals=([invalid]="an invalid document")
+
+# The core, compiled once per compiler.
+for cc in gcc "$clang"; do
+  mkdir -p "$work/core-$(basename "$cc")"
+  for f in CStateCore/*.c; do
+    "$cc" "${flags[@]}" -O1 -c "$f" -o "$work/core-$(basename "$cc")/$(basename "$f" .c).o"
+  done
+done
+
+check() {   # check FILE EVENTS-FILE-or-empty
+  local file=$1 events=$2 name dir out
+  name=$(basename "$file" .scxml)
+  dir="$work/$name"
+  if ! out=$("$tool" generate c "$file" -o "$dir" --trace-main 2>&1); then
+    refused+=("$file: $(echo "$out" | head -1)")
+    if [ -n "${expected_refusals[$name]:-}" ]; then passed=$((passed + 1)); else
+      echo "FAIL $file: refused: $out"; failed=$((failed + 1)); fi
+    return
+  fi
+  if [ -n "${expected_refusals[$name]:-}" ]; then
+    echo "FAIL $file: expected a refusal (${expected_refusals[$name]})"; failed=$((failed + 1)); return
+  fi
+  [ -n "$events" ] || events=/dev/null
+  "$tool" trace "$file" < "$events" > "$dir/expected.txt" 2>/dev/null || true
+  local ok=1 cc
+  for cc in gcc "$clang"; do
+    if ! "$cc" "${flags[@]}" -O1 "$dir"/*.c "$work/core-$(basename "$cc")"/*.o -o "$dir/trace-$(basename "$cc")" 2> "$dir/cc.txt"; then
+      echo "FAIL $file: $cc: $(head -5 "$dir/cc.txt")"; ok=0; continue
+    fi
+    "$dir/trace-$(basename "$cc")" < "$events" > "$dir/actual.txt" 2>/dev/null || true
+    if ! cmp -s "$dir/expected.txt" "$dir/actual.txt"; then
+      echo "FAIL $file: $cc build's output differs from statechart trace:"
+      diff "$dir/expected.txt" "$dir/actual.txt" | head -10
+      ok=0
+    fi
+  done
+  local c
+  for c in "$dir"/*.c; do
+    if ! arm-none-eabi-gcc "${flags[@]}" -mcpu=cortex-m3 -mthumb -Os -c "$c" -o "$dir/arm.o" 2> "$dir/arm.txt"; then
+      echo "FAIL $file: arm-none-eabi-gcc $(basename "$c"): $(head -5 "$dir/arm.txt")"; ok=0
+    fi
+  done
+  if ((ok)); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
+for file in scxml/examples/*.scxml scxml/bench/*.scxml scxml/fixtures/*.scxml; do
+  events="${file%.scxml}.events"
+  [ -f "$events" ] || events=""
+  check "$file" "$events"
+done
+for file in ../shared/w3c-scxml/null/*.scxml; do
+  check "$file" ""
+done
+
+if ((${#refused[@]})); then
+  echo "refused by the generator:"
+  printf '  %s\n' "${refused[@]}"
+fi
+echo "generated-c: $passed passed, $failed failed"
+((failed == 0))

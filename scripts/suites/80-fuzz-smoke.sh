@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Suite: each libFuzzer harness (CStateCore tables and dispatch, the SCXML loader with the null
+# and the ECMAScript datamodel) replays its known reproducers, then fuzzes for a short smoke
+# period (FUZZ_SMOKE_SECONDS, default 60) under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Any finding fails the suite. Prints "N passed, M failed", one per harness (scripts/fuzz.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+exec scripts/fuzz.sh --seconds "${FUZZ_SMOKE_SECONDS:-60}"
