@@ -46,7 +46,7 @@ from xml.sax.saxutils import quoteattr
 # are sent on entry and exit, which only targetful transitions cause, and only internal
 # transitions take late events: a late event's macrostep that sends again has moved forward.
 # Everything else (history targets, backward and internal-type transitions, re-entering
-# parallels) happens on sent and input events.
+# parallels) happens on sent and input events. (The one exception is deliberate: see "spin".)
 RAISED_EVENTS = ["a", "b", "c", "c.d", "c.d.e", "c.f"]
 LATE_EVENTS = ["late.a", "late.b"]
 SENT_EVENTS = ["go.now", "go.later", "x"]
@@ -106,7 +106,8 @@ class Transition:
 # Features a run can leave out (`--exclude`), to keep a known engine bug out of a CI batch
 # visibly, or to narrow down a mismatch.
 FEATURES = ['operators', 'history', 'parallel', 'multi-target', 'internal', 'top-final', 'send',
-            'raise', 'log', 'if', 'eventless', 'done-events', 'foreign-events', 'event-data', 'burst']
+            'raise', 'log', 'if', 'eventless', 'done-events', 'foreign-events', 'event-data', 'burst',
+            'runaway']
 
 
 class Generator:
@@ -356,6 +357,15 @@ class Generator:
         self.context = root
         if self.chance(0.4):
             root.initial_attr = self.legal_set(root)
+        # The one deliberate loop: in a few charts the top-level states answer the input event "spin" by
+        # raising it again, for ever. Both engines must stop the macrostep at the same step
+        # bound (100,000) in the same configuration and carry on with the next input line.
+        self.spinning = self.chance(0.03) and self.on('runaway')
+        if self.spinning:
+            # On every top-level state, so it loops whenever the machine has not halted.
+            for spinner in [n for n in root.children if n.kind in ('state', 'parallel')]:
+                spinner.transitions.insert(self.rng.randint(0, len(spinner.transitions)),
+                                           Transition('spin', None, [], False, [('raise', 'spin')]))
 
     def forward_targets(self, source):
         """Targets for an internal transition (see the note on event classes), or []."""
@@ -414,6 +424,7 @@ class Generator:
             pools.append((self.done_names, 0.05))
         if self.on('foreign-events'):
             pools.append((FOREIGN_EVENTS, 0.15))
+        spins = 1 if self.spinning else 0
         lines = []
         for _ in range(self.rng.randint(8, 24)):
             pool = self.rng.choices([p for p, _ in pools], weights=[w for _, w in pools])[0]
@@ -424,6 +435,8 @@ class Generator:
             if self.on('event-data') and self.chance(0.04):
                 lines.append(self.rng.choice(['', '  ']))   # blank lines are skipped
             lines.append(name)
+        for _ in range(spins):
+            lines.insert(self.rng.randint(0, len(lines)), 'spin')
         return lines
 
 

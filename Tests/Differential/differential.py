@@ -271,8 +271,9 @@ def main():
                                                               for l in c.expected.splitlines())) > 1)
         logs = sum(len(log_lines(c.expected_err)) for c in cases if c.expected is not None)
         lines = sum(len(c.expected.splitlines()) for c in cases if c.expected)
+        runaways = sum(c.expected_err.count(b'runaway macrostep') for c in cases if c.expected is not None)
         print(f'coverage: {moving} of {len(cases)} charts changed configuration; {lines} trace lines, '
-              f'{logs} <log> lines compared')
+              f'{logs} <log> lines compared; {runaways} runaway macrosteps')
         if exclude:
             print(f'excluded features: {", ".join(sorted(exclude))} (these charts are generated without them)')
         if args.keep:
