@@ -75,7 +75,7 @@ let package = Package(
         .systemLibrary(
             name: "CDuktape",
             path: "Sources/CDuktape",
-            pkgConfig: "statechart-duktape"
+            pkgConfig: "statechart-duktape2"
         ),
         // Duktape's API is mostly macros Swift cannot import: the shim turns them into functions.
         .target(

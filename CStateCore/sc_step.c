@@ -106,9 +106,9 @@ static bool effective_targets(sc_machine *m, sc_id s, bool upcoming, state_visit
         visit(m, s, arg);
         return false;
     }
-    if ((upcoming && in_exit_set(m, st->parent)) || sc_bit_test(m->history_recorded, s)) {
-        sc_history_cursor cur = upcoming && in_exit_set(m, st->parent) ? sc_history_open_current(m, s)
-                                                                        : sc_history_open(m, s);
+    bool recording_now = upcoming && in_exit_set(m, st->parent);
+    if (recording_now || sc_bit_test(m->history_recorded, s)) {
+        sc_history_cursor cur = recording_now ? sc_history_open_current(m, s) : sc_history_open(m, s);
         for (sc_id r = sc_history_next(&cur); r != SC_NONE; r = sc_history_next(&cur)) visit(m, r, arg);
         return false;
     }

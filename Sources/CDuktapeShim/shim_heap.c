@@ -153,12 +153,14 @@ static void explain_limit(dukshim_engine *e) {
                  "execution timeout: the script ran longer than its limit of %llu ms and was stopped",
                  (unsigned long long)(e->time_limit_ns / 1000000u));
         set_error(e, "RangeError", message);
-    } else if (e->memory_refused && strstr(dukshim_error_message(e), "alloc failed") != NULL) {
+    } else if (e->memory_refused && (strstr(dukshim_error_message(e), "alloc failed") != NULL ||
+                                     strcmp(dukshim_error_name(e), "DoubleError") == 0)) {
+        /* DoubleError: Duktape had no memory left even for the error object. */
         snprintf(message, sizeof message,
                  "alloc failed: the ECMAScript heaps of this document tree reached their memory limit of %zu bytes",
                  e->budget->limit);
         char name[64]; /* Duktape's own name ("Error"), copied: set_error rewrites its buffer */
-        snprintf(name, sizeof name, "%s", dukshim_error_name(e));
+        snprintf(name, sizeof name, "%s", strcmp(dukshim_error_name(e), "DoubleError") == 0 ? "Error" : dukshim_error_name(e));
         set_error(e, name, message);
     }
 }

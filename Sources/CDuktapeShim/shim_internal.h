@@ -67,6 +67,7 @@ struct dukshim_engine {
     uint64_t deadline_ns;   /* UINT64_MAX when no operation is running */
     int depth;              /* nesting of dukshim_run (host functions calling back) */
     int timed_out;
+    uint32_t native_ticks;  /* calls of dukshim_native_timeout_check */
 
     void *host_context;
     dukshim_host_callback host;

@@ -46,12 +46,11 @@ from xml.sax.saxutils import quoteattr
 # are sent on entry and exit, which only targetful transitions cause, and only internal
 # transitions take late events: a late event's macrostep that sends again has moved forward.
 # Everything else (history targets, backward and internal-type transitions, re-entering
-# parallels) happens on sent and input events.
+# parallels) happens on sent and input events. (The one exception is deliberate: see "spin".)
 RAISED_EVENTS = ["a", "b", "c", "c.d", "c.d.e", "c.f"]
 LATE_EVENTS = ["late.a", "late.b"]
 SENT_EVENTS = ["go.now", "go.later", "x"]
 INPUT_EVENTS = ["in.a", "in.b", "in.b.c"]
-EVENT_NAMES = RAISED_EVENTS + LATE_EVENTS + SENT_EVENTS + INPUT_EVENTS
 # Descriptors by the classes they can match (done.state.ID is added per chart).
 RAISED_DESCRIPTORS = ["a", "b", "c", "c.d", "c.d.e", "c.f", "c.*", "c.d.*", "*", "done", "done.state", "done.*",
                       "late", "late.a", "late.*"]
@@ -107,7 +106,8 @@ class Transition:
 # Features a run can leave out (`--exclude`), to keep a known engine bug out of a CI batch
 # visibly, or to narrow down a mismatch.
 FEATURES = ['operators', 'history', 'parallel', 'multi-target', 'internal', 'top-final', 'send',
-            'raise', 'log', 'if', 'eventless', 'done-events', 'foreign-events', 'event-data', 'burst']
+            'raise', 'log', 'if', 'eventless', 'done-events', 'foreign-events', 'event-data', 'burst',
+            'runaway']
 
 
 class Generator:
@@ -282,7 +282,18 @@ class Generator:
             elif roll < 0.60:
                 if self.on('log'):
                     label = self.rng.choice([None, 'L', 'trace'])
-                    items.append(('log', label, None if label and self.chance(0.1) else self.new_id('m')))
+                    # Mostly a string naming the place; some conditions (evaluated when the
+                    # content runs: true or false) and other literals.
+                    roll = self.rng.random()
+                    if label and roll < 0.1:
+                        expr = None
+                    elif roll < 0.7:
+                        expr = repr(self.new_id('m'))
+                    elif roll < 0.9:
+                        expr = self.condition()[0]
+                    else:
+                        expr = self.rng.choice(['3', '-1.5', '1e21', '0.1', 'true', 'false', 'null', '"dq"'])
+                    items.append(('log', label, expr))
             elif roll < 0.75:
                 if sends and self.on('send'):
                     items.append(('send', self.rng.choice(sends)))
@@ -346,6 +357,15 @@ class Generator:
         self.context = root
         if self.chance(0.4):
             root.initial_attr = self.legal_set(root)
+        # The one deliberate loop: in a few charts the top-level states answer the input event "spin" by
+        # raising it again, for ever. Both engines must stop the macrostep at the same step
+        # bound (100,000) in the same configuration and carry on with the next input line.
+        self.spinning = self.chance(0.03) and self.on('runaway')
+        if self.spinning:
+            # On every top-level state, so it loops whenever the machine has not halted.
+            for spinner in [n for n in root.children if n.kind in ('state', 'parallel')]:
+                spinner.transitions.insert(self.rng.randint(0, len(spinner.transitions)),
+                                           Transition('spin', None, [], False, [('raise', 'spin')]))
 
     def forward_targets(self, source):
         """Targets for an internal transition (see the note on event classes), or []."""
@@ -381,7 +401,8 @@ class Generator:
             sends = all(d in INPUT_DESCRIPTORS for d in event.split())
             targets = self.transition_targets(root)
             internal = bool(targets) and self.on('internal') and self.chance(0.3)
-            return Transition(event, self.maybe_condition(0.35), targets, internal,
+            # An atomic state's way out (`external`) is seldom guarded.
+            return Transition(event, self.maybe_condition(0.1 if external else 0.35), targets, internal,
                               self.content(most=2, sends=RAISED_EVENTS + SENT_EVENTS if sends else None))
         descriptors = []
         for _ in range(self.rng.choice([1, 1, 1, 2])):
@@ -396,20 +417,26 @@ class Generator:
     # MARK: - Events
 
     def events(self):
-        names = EVENT_NAMES + INPUT_EVENTS * 3 + SENT_EVENTS * 2
-        if self.on('done-events'):
-            names += self.done_names[:3]
+        # Mostly input and sent events (the ones that move a chart anywhere), then raised and
+        # late names, done events, and names the chart does not know.
+        pools = [(INPUT_EVENTS, 0.45), (SENT_EVENTS, 0.2), (RAISED_EVENTS + LATE_EVENTS, 0.15)]
+        if self.on('done-events') and self.done_names:
+            pools.append((self.done_names, 0.05))
         if self.on('foreign-events'):
-            names += FOREIGN_EVENTS
+            pools.append((FOREIGN_EVENTS, 0.15))
+        spins = 1 if self.spinning else 0
         lines = []
         for _ in range(self.rng.randint(8, 24)):
-            name = self.rng.choice(names)
+            pool = self.rng.choices([p for p, _ in pools], weights=[w for _, w in pools])[0]
+            name = self.rng.choice(pool)
             if self.on('event-data') and self.chance(0.08):
                 # The last is not JSON: the event is sent without data.
                 name += ' ' + self.rng.choice(['1', '"text"', '{"k": [1, 2]}', 'null', '{bad'])
             if self.on('event-data') and self.chance(0.04):
                 lines.append(self.rng.choice(['', '  ']))   # blank lines are skipped
             lines.append(name)
+        for _ in range(spins):
+            lines.insert(self.rng.randint(0, len(lines)), 'spin')
         return lines
 
 
@@ -427,7 +454,7 @@ def write_content(items, indent, out):
             out.append(f'{pad}<send event={quoteattr(item[1])}/>')
         elif kind == 'log':
             label = f' label={quoteattr(item[1])}' if item[1] else ''
-            expr = f' expr={quoteattr(repr(item[2]))}' if item[2] else ''
+            expr = f' expr={quoteattr(item[2])}' if item[2] else ''
             out.append(f'{pad}<log{label}{expr}/>')
         elif kind == 'if':
             branches, otherwise = item[1], item[2]

@@ -60,6 +60,10 @@ class Case:
         self.problem = None          # text of the failure, if any
         self.expected = self.actual = None
 
+    def event_lines(self):
+        with open(self.events, encoding='utf-8') as f:
+            return f.read().split('\n')[:-1]
+
 
 def prepare(case, tool):
     """Generates the C and runs the Swift engine; sets case.problem on a failure."""
@@ -72,6 +76,10 @@ def prepare(case, tool):
     case.expected, case.expected_err = out, err
     if status != 0:
         case.problem = f'statechart trace exited {status}:\n{err.decode(errors="replace")}'
+    elif len(out.splitlines()) != 1 + sum(1 for line in case.event_lines() if line.strip()):
+        # One line for start-up and one per non-blank input line: anything else means the
+        # comparison would be vacuous (or the contract changed).
+        case.problem = f'statechart trace printed {len(out.splitlines())} lines for {case.events}'
 
 
 def build_batch(cases, work, cc, core_objects, index):
@@ -263,8 +271,9 @@ def main():
                                                               for l in c.expected.splitlines())) > 1)
         logs = sum(len(log_lines(c.expected_err)) for c in cases if c.expected is not None)
         lines = sum(len(c.expected.splitlines()) for c in cases if c.expected)
+        runaways = sum(c.expected_err.count(b'runaway macrostep') for c in cases if c.expected is not None)
         print(f'coverage: {moving} of {len(cases)} charts changed configuration; {lines} trace lines, '
-              f'{logs} <log> lines compared')
+              f'{logs} <log> lines compared; {runaways} runaway macrosteps')
         if exclude:
             print(f'excluded features: {", ".join(sorted(exclude))} (these charts are generated without them)')
         if args.keep:

@@ -59,6 +59,15 @@ final class ScriptTimeLimitTests: XCTestCase {
         assertStopped("var o = {}; Object.defineProperty(o, 'x', {get: function () { for (;;) {} }}); o.x;")
     }
 
+    func testBuiltInsLoopingInCStop() {
+        // Without the checks added by scripts/build-duktape.sh these run for tens of seconds
+        // (the regular expression until Duktape's own step limit of 1e9) or minutes.
+        assertStopped("/(a+)+$/.test(new Array(60).join('a') + '!');")
+        assertStopped("Array.prototype.indexOf.call({length: 2147483647}, 1);")
+        assertStopped("Array.prototype.forEach.call({length: 2147483647}, function () {});")
+        assertStopped("var a = []; for (var i = 0; i < 300000; i++) a.push(i); a.sort(); a.sort(); a.sort(); a.sort();")
+    }
+
     func testTheTimeoutCannotBeCaught() throws {
         assertStopped("var caught = 'no'; try { for (;;) {} } catch (e) { caught = 'yes'; for (;;) {} } finally { for (;;) {} }")
         // Hoisted, assigned before the loop; the catch block never ran an instruction.

@@ -40,9 +40,10 @@ import Statechart
 ///   stays usable. This works because the project links a Duktape built by
 ///   `scripts/build-duktape.sh` from Debian's source package with `DUK_USE_EXEC_TIMEOUT_CHECK`
 ///   (Debian's own `libduktape` cannot stop running bytecode); Duktape checks the clock every
-///   256K bytecode instructions. A single built-in call that runs long without bytecode
-///   (a regular expression backtracking, sorting a huge array without a comparator) ends when
-///   it returns; regular expressions are bounded by Duktape's own step limit.
+///   256K bytecode instructions, and the build adds checks to built-ins that loop in C
+///   (regular expression backtracking, property reads of `sort`, `indexOf`, ...). Built-ins
+///   that do neither (`JSON.stringify`, `join`) end when they return: they are linear in the
+///   data the memory limit allows.
 /// - **Memory**: the heap's blocks (payload and bookkeeping) count against a
 ///   ``ECMAScriptMemoryBudget``, which several engines may share (the ECMAScript datamodel shares
 ///   one per SCXML document tree). An allocation past it is refused; Duktape collects garbage,
