@@ -13,8 +13,11 @@ import Foundation
 // `xml:id` and an over-long text node are reported as the tree builder reports them.
 //
 // Safety: XML_PARSE_NONET forbids network access; XML_PARSE_NOENT and XML_PARSE_DTDLOAD are not set,
-// so entities are never substituted and no external DTD or entity is loaded; XML_PARSE_HUGE is not
-// set, so libxml2 keeps its own size and depth limits. Entity declarations are refused outright:
+// so entities are never substituted and no external DTD or entity is loaded. XML_PARSE_HUGE is set
+// only to lift libxml2's fixed depth limit of 256 (uSCXML's benchmarks nest deeper): the depth
+// limit is SCXMLParser.Limits.maxDepth, enforced in startElement, which stops the parser at the
+// first element past it; the text-node limit libxml2 would apply is kept below
+// (maximumTextLength), and the document size limit bounds every other length. Entity declarations are refused outright:
 // the SAX hook below stops the parser at the first one, and the document (which has a DOCTYPE)
 // then goes through SourceScanner, which reports it.
 //
@@ -116,6 +119,8 @@ private struct SAXState {
     var libxml2Lines: [Int32] = []
     /// Nesting depth, and whether it ever went past the limit.
     private var depth = 0
+    /// The deepest nesting seen (the root is 1): how deep the recursive passes over the model go.
+    private(set) var deepest = 0
     private let maxDepth: Int
     var tooDeep = false
     var sawDoctype = false
@@ -304,7 +309,13 @@ private struct SAXState {
         let inputLine = Int32(truncatingIfNeeded: context.pointee.input?.pointee.line ?? 0)
         libxml2Lines.append(inputLine)
         depth += 1
-        if depth > maxDepth { tooDeep = true }
+        deepest = max(deepest, depth)
+        if depth > maxDepth {
+            // Stop at once: a hostile document may nest far deeper (SourceScanner names the element).
+            tooDeep = true
+            xmlStopParser(context)
+            return
+        }
         if positionsOK { positionsOK = locate(context, prefix: prefix, local: localName) }
         elementCount += 1
         node.line = line
@@ -522,6 +533,8 @@ enum LibXML2Reader {
     /// The outcome: a tree or the reasons there is none.
     struct Output {
         var tree: XMLTree?
+        /// The deepest element nesting (the root is 1).
+        var depth = 0
         var diagnostics: [SCXMLDiagnostic]
     }
 
@@ -654,7 +667,7 @@ enum LibXML2Reader {
         }
         defer { xmlSetStructuredErrorFunc(savedContext, savedHandler) }
 
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_HUGE.rawValue)
         let document: xmlDocPtr? = data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return nil }
             return xmlCtxtReadMemory(
@@ -699,7 +712,7 @@ enum LibXML2Reader {
                         "the entity reference '&\(name);' cannot be resolved: entities are neither declared nor loaded "
                         + "from external DTDs; use a character reference or write the text out"))
         }
-        return Output(tree: owner, diagnostics: diagnostics)
+        return Output(tree: owner, depth: run.deepest, diagnostics: diagnostics)
     }
 
     static func documentError(_ fileName: String, _ message: String) -> SCXMLDiagnostic {
