@@ -178,25 +178,15 @@ struct ChartCompiler {
         targetPool[t.targetStart..<(t.targetStart + t.targetCount)].contains { isHistory(Int($0)) }
     }
 
-    func lowestCommonAncestor(_ a: Int, _ b: Int) -> Int {
-        var a = a, b = b
-        while nodes[a].depth > nodes[b].depth { a = nodes[a].parent }
-        while nodes[b].depth > nodes[a].depth { b = nodes[b].parent }
-        while a != b { a = nodes[a].parent; b = nodes[b].parent }
-        return a
-    }
-
-    /// Several targets form a legal configuration only when no target contains another and each
-    /// pair meets at a parallel state (they lie in different regions).
+    /// The first pair of the targets `targetPool[start..<start + count]` that cannot be active
+    /// together (``TargetSetRule``, which the SCXML validator applies too).
     func conflictingTargets(_ start: Int, _ count: Int) -> (Int, Int)? {
-        for i in start..<(start + count) {
-            for j in (i + 1)..<(start + count) {
-                let a = Int(targetPool[i]), b = Int(targetPool[j])
-                if a == b || isDescendant(a, of: b) || isDescendant(b, of: a) { return (a, b) }
-                if nodes[lowestCommonAncestor(a, b)].kind != SC_PARALLEL { return (a, b) }
-            }
-        }
-        return nil
+        guard count > 1 else { return nil }
+        let targets = targetPool[start..<(start + count)].map { Int($0) }
+        return TargetSetRule.firstConflict(
+            in: targets, parent: { nodes[$0].parent }, lastDescendant: { nodes[$0].lastDescendant },
+            isParallel: { nodes[$0].kind == SC_PARALLEL }
+        ).map { ($0.first, $0.second) }
     }
 
     // MARK: - Errors
