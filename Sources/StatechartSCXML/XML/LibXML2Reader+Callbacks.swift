@@ -99,7 +99,7 @@ extension LibXML2Reader {
         }
         defer { xmlSetStructuredErrorFunc(savedContext, savedHandler) }
 
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_HUGE.rawValue)
         let document: xmlDocPtr? = data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return nil }
             return xmlCtxtReadMemory(

@@ -14,8 +14,11 @@ import Foundation
 // `xml:id` and an over-long text node are reported as the tree builder reports them.
 //
 // Safety: XML_PARSE_NONET forbids network access; XML_PARSE_NOENT and XML_PARSE_DTDLOAD are not set,
-// so entities are never substituted and no external DTD or entity is loaded; XML_PARSE_HUGE is not
-// set, so libxml2 keeps its own size and depth limits. Entity declarations are refused outright:
+// so entities are never substituted and no external DTD or entity is loaded. XML_PARSE_HUGE is set
+// only to lift libxml2's fixed depth limit of 256 (uSCXML's benchmarks nest deeper): the depth
+// limit is SCXMLParser.Limits.maxDepth, enforced in SAXState.startElement, which stops the parser
+// at the first element past it; the text-node limit libxml2 would apply is kept
+// (maximumTextLength), and the document size limit bounds every other length. Entity declarations are refused outright:
 // the SAX hook below stops the parser at the first one, and the document (which has a DOCTYPE)
 // then goes through SourceScanner, which reports it.
 //
@@ -32,6 +35,8 @@ enum LibXML2Reader {
     /// The outcome: a tree or the reasons there is none.
     struct Output {
         var tree: XMLTree?
+        /// The deepest element nesting (the root is 1).
+        var depth = 0
         var diagnostics: [SCXMLDiagnostic]
     }
 
@@ -116,6 +121,6 @@ enum LibXML2Reader {
                         "the entity reference '&\(name);' cannot be resolved: entities are neither declared nor loaded "
                         + "from external DTDs; use a character reference or write the text out"))
         }
-        return Output(tree: owner, diagnostics: diagnostics)
+        return Output(tree: owner, depth: run.deepest, diagnostics: diagnostics)
     }
 }

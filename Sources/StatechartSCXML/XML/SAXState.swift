@@ -44,6 +44,8 @@ struct SAXState {
     var libxml2Lines: [Int32] = []
     /// Nesting depth, and whether it ever went past the limit.
     var depth = 0
+    /// The deepest nesting seen (the root is 1): how deep the recursive passes over the model go.
+    var deepest = 0
     let maxDepth: Int
     var tooDeep = false
     var sawDoctype = false
@@ -133,7 +135,13 @@ struct SAXState {
         let inputLine = Int32(truncatingIfNeeded: context.pointee.input?.pointee.line ?? 0)
         libxml2Lines.append(inputLine)
         depth += 1
-        if depth > maxDepth { tooDeep = true }
+        deepest = max(deepest, depth)
+        if depth > maxDepth {
+            // Stop at once: a hostile document may nest far deeper (SourceScanner names the element).
+            tooDeep = true
+            xmlStopParser(context)
+            return
+        }
         if positionsOK { positionsOK = locate(context, prefix: prefix, local: localName) }
         elementCount += 1
         node.line = line
