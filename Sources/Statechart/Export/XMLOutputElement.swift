@@ -12,7 +12,7 @@ package struct XMLOutputElement: Sendable {
         case text(String)
         /// Markup that is already XML (inline content kept as written), written as is.
         case markup(String)
-        /// A comment; `--`, which may not appear in one, is written `- -`.
+        /// A comment, written `<!-- text -->`; `--`, which may not appear in one, is written `- -`.
         case comment(String)
     }
 
@@ -61,7 +61,7 @@ package struct XMLOutputElement: Sendable {
                 switch child {
                 case .text(let text): output += Self.escapeText(text)
                 case .markup(let markup): output += markup
-                case .comment(let text): output += "<!--\(Self.commentText(text))-->"
+                case .comment(let text): output += "<!-- \(Self.commentText(text)) -->"
                 case .element(let element):
                     var nested = ""
                     element.write(to: &nested, depth: 0)
@@ -75,7 +75,7 @@ package struct XMLOutputElement: Sendable {
         for child in children {
             switch child {
             case .element(let element): element.write(to: &output, depth: depth + 1)
-            case .comment(let text): output += indent + "  <!--\(Self.commentText(text))-->\n"
+            case .comment(let text): output += indent + "  <!-- \(Self.commentText(text)) -->\n"
             case .text, .markup: break
             }
         }
@@ -123,7 +123,6 @@ package struct XMLOutputElement: Sendable {
             if character == "-", result.last == "-" { result += " " }
             result.append(character)
         }
-        if result.last == "-" { result += " " }
         return result
     }
 }
