@@ -3,7 +3,7 @@ import Foundation
 import Statechart
 import StatechartSCXML
 
-/// `statechart trace FILE`: events from standard input, one per line (`NAME` or `NAME {json}`);
+/// `statechart trace FILE [--allow-dir DIR] [--verbose]`: events from standard input, one per line (`NAME` or `NAME {json}`);
 /// after start-up and after each input event's macrostep, one line
 /// `{"event": ..., "configuration": [...]}` on standard output, flushed at once.
 ///
@@ -34,9 +34,14 @@ struct TraceCommand: ParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @OptionGroup var access: FileAccessOptions
+
+    func validate() throws { try access.check() }
+
     func run() throws {
         let machine = try Loading.runnableMachine(file) { options in
             network.apply(to: &options)
+            access.apply(to: &options)
             options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
         }
         report(machine, event: nil, error: catching { try machine.machine.startStep() })
