@@ -34,6 +34,8 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var access: FileAccessOptions
 
+    @OptionGroup var document: DocumentOptions
+
     static let formats = ["dot", "mermaid", "scxml"]
 
     func validate() throws {
@@ -45,17 +47,17 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let document: SCXMLDocument
-        switch Loading.machine(file, adjust: access.apply) {
-        case .success(let machine): document = machine.document
+        let loaded: SCXMLDocument
+        switch Loading.machine(file, adjust: { access.apply(to: &$0); document.apply(to: &$0) }) {
+        case .success(let machine): loaded = machine.document
         case .failure(let error):
             Loading.printError(error.description)
             throw ExitCode(2)
         }
         let text = switch format {
-        case "dot": document.dot()
-        case "mermaid": document.mermaid()
-        default: document.scxml()
+        case "dot": loaded.dot()
+        case "mermaid": loaded.mermaid()
+        default: loaded.scxml()
         }
         guard let output else {
             FileHandle.standardOutput.write(Data(text.utf8))

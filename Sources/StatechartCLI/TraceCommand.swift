@@ -36,12 +36,15 @@ struct TraceCommand: ParsableCommand {
 
     @OptionGroup var access: FileAccessOptions
 
+    @OptionGroup var document: DocumentOptions
+
     func validate() throws { try access.check() }
 
     func run() throws {
         let machine = try Loading.runnableMachine(file) { options in
             network.apply(to: &options)
             access.apply(to: &options)
+            document.apply(to: &options)
             options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
         }
         report(machine, event: nil, error: catching { try machine.machine.startStep() })
