@@ -396,6 +396,18 @@ public final class SCXMLMachine: @unchecked Sendable {
         session.setHooks { $0.send = handler }
     }
 
+    /// Calls `handler` for each event this document's executable content raises (`<raise>`) or
+    /// sends (`<send>`, once accepted for delivery or scheduled), and each error event the
+    /// runtime raises because content failed, in the order they happen, with the machine held
+    /// (from the microstep that ran the content). Sessions it invokes do not report here.
+    ///
+    /// ```swift
+    /// machine.onOutgoingEvent { event in print(event.name, event.kind) }
+    /// ```
+    public func onOutgoingEvent(_ handler: @escaping @Sendable (SCXMLOutgoingEvent) -> Void) {
+        session.setHooks { $0.outgoing = handler }
+    }
+
     /// Calls `observer` each time a state (by its id) is entered or exited.
     @discardableResult
     public func onStateChange(_ observer: @escaping @Sendable (_ state: String, _ entered: Bool) -> Void) -> ObserverToken {
@@ -507,9 +519,10 @@ extension SCXMLMachine {
         /// The name's interned id in `chart`'s events, when the document mentions the name
         /// exactly.
         @usableFromInline let id: UInt32?
-        @usableFromInline let chart: ObjectIdentifier
+        /// The chart `id` belongs to (never reused, unlike the chart's address).
+        @usableFromInline let chart: ChartIdentity
 
-        init(name: String, id: UInt32?, chart: ObjectIdentifier) {
+        init(name: String, id: UInt32?, chart: ChartIdentity) {
             self.name = name
             self.id = id
             self.chart = chart
@@ -528,7 +541,7 @@ extension SCXMLMachine {
     /// - Complexity: one lookup of the name; sending the result needs none when the document
     ///   mentions the name exactly (as a transition's event descriptor or a prefix of one).
     public func event(named name: String) -> EventName {
-        EventName(name: name, id: machine.internedEventID(name), chart: ObjectIdentifier(machine.chart))
+        EventName(name: name, id: machine.internedEventID(name), chart: machine.chart.identity)
     }
 
     /// Sends a resolved event name without data, like ``send(_:data:)`` with its name.
@@ -539,7 +552,7 @@ extension SCXMLMachine {
     /// ```
     @inlinable @discardableResult
     public func send(_ event: EventName) throws -> SendOutcome {
-        if let id = event.id, event.chart == ObjectIdentifier(machine.chart) {
+        if let id = event.id, event.chart == machine.chart.identity {
             return try machine.send(coreEventID: id, flags: SCXMLEvent.bareExternalFlag)
         }
         return try send(event.name)
