@@ -295,6 +295,10 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event);
  * SC_UNHANDLED by `handled`, or an error. */
 sc_status sc_step_complete(sc_machine *m, bool handled);
 void sc_step_exit_interpreter(sc_machine *m);
+/* selectTransitions as a question: whether `event` (never NULL) would enable a transition in the
+ * configuration now, guards evaluated only when `evaluate_guards`. Changes nothing but what the
+ * guards do (sc_machine_can_handle). */
+bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_guards);
 /* One state's exit and entry, as a microstep makes them (also used to replay plans). */
 void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event);
 void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event *event);
