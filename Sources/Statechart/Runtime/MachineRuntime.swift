@@ -17,6 +17,9 @@ final class MachineRuntime {
     private var internalQueueSlots: Int
     private(set) var core: OpaquePointer!
     weak var owner: Machine?
+    /// The owner's gate: held by the thread running this runtime's callbacks, which is how an
+    /// ``ActionContext`` knows it is still live.
+    let gate: ReentrantGate
 
     /// An event the core cannot carry in its id alone: a payload, a name the chart does not
     /// mention exactly, or a typed value a typed machine wants back.
@@ -121,8 +124,9 @@ final class MachineRuntime {
         sc_machine_set_host(core, &host)
     }
 
-    init(chart: CompiledChart, options: MachineOptions) {
+    init(chart: CompiledChart, options: MachineOptions, gate: ReentrantGate) {
         self.chart = chart
+        self.gate = gate
         self.maximumSteps = options.maximumStepsPerMacrostep
         self.maximumQueuedEvents = max(options.maximumQueuedEventsPerSend, 0)
         let limit = min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max))
@@ -276,11 +280,6 @@ final class MachineRuntime {
 
     private func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
         chart.guardTable.first(id)(context(event))
-    }
-
-    /// Evaluates guard `id` outside a microstep (for ``Machine/canHandle(_:)``).
-    func evaluateGuard(_ id: Int, event: sc_event) -> Bool {
-        chart.guardTable.first(id)(ActionContext(runtime: self, coreEvent: event))
     }
 
     private func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
