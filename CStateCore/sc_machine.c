@@ -44,6 +44,7 @@ static bool compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l)
     l->atomic_count = atomic < parallel_bound ? atomic : parallel_bound;
     l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
     l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
+    if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes());
     size += (size_t)l->words * 5u * sizeof(uint64_t);

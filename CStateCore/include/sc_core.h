@@ -301,9 +301,19 @@ typedef struct sc_host {
  */
 typedef struct sc_options {
     uint32_t internal_queue_capacity;   /**< 0: 8 */
-    uint32_t external_queue_capacity;   /**< 0: 8 */
+    uint32_t external_queue_capacity;   /**< 0: 8; SC_QUEUE_NONE: no external queue */
     uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
 } sc_options;
+
+/**
+ * sc_options.external_queue_capacity for a host that queues the events its callbacks send on
+ * its own (the Swift runtime does, in a queue that grows): the machine has no external queue,
+ * so one job is not done by two queues. sc_machine_post() and sc_machine_dispatch() from a
+ * callback then return SC_ERR_QUEUE_FULL (the event stays the caller's).
+ *
+ *     sc_options options = { .external_queue_capacity = SC_QUEUE_NONE };
+ */
+#define SC_QUEUE_NONE UINT32_MAX
 
 /**
  * Bytes of memory a machine for `chart` needs with `options` (NULL: defaults), or 0 when the

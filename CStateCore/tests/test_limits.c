@@ -299,6 +299,34 @@ static void test_queue_internal_overflow(void) {
     EXPECT_EQ_U(sc_machine_dropped_events(h->m), 0);
 }
 
+/* SC_QUEUE_NONE: a host that queues its callbacks' events itself gets no external queue; a post
+ * or a dispatch from a callback is refused, not lost silently, and the block is smaller. */
+static void test_queue_none_refuses_posts(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "a");
+    cb_state(b, NULL, SC_ATOMIC, "b");
+    cb_state(b, NULL, SC_ATOMIC, "c");
+    cb_state(b, NULL, SC_ATOMIC, "d");
+    cb_state(b, NULL, SC_ATOMIC, "e");
+    cb_trans(b, "a", "go", "b", 0, NULL, "tgo");
+    cb_trans(b, "b", "ext", "e", 0, NULL, "tbe");
+    cb_trans(b, "b", "int", "c", 0, NULL, "tint");
+    cb_trans(b, "c", "ext", "d", 0, NULL, "text");
+    sc_options none = { 0, SC_QUEUE_NONE, 0 }, one = { 0, 1, 0 };
+    MACHINE(h, b, &none);
+    /* One slot of 16 bytes (12 on 32-bit targets), rounded up to 8, is all that is saved. */
+    EXPECT_EQ_U(sc_machine_size(&h->b->chart, &one) - sc_machine_size(&h->b->chart, &none),
+                (sizeof(sc_event) + 7u) & ~(size_t)7u);
+    h->hook = hook_dispatch_inside;
+    START(h, SC_OK, "enter:a", "a");
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "ext")), SC_ERR_QUEUE_FULL);
+    /* The dispatch inside the action is refused (-2); the raised int still runs. */
+    STEP(h, "go", SC_OK, "exit:a take:tgo dispatch=-2 busy=1 raise=0 run=-7 stop=-7 start=-7 restore=-7 enter:b exit:b take:tint enter:c", "c");
+    EXPECT_STATUS(sc_machine_run(h->m), SC_OK);
+    EXPECT_TRACE(h, "");
+    STEP(h, "ext", SC_OK, "exit:c take:text enter:d", "d");
+}
+
 static void hook_fill_queue(harness *h, const char *token, const sc_event *event) {
     (void)event;
     if (strcmp(token, "take:tfin") == 0) trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "x")));
@@ -611,6 +639,7 @@ const test_case limits_tests[] = {
     TEST(test_queue_post_outside_and_run_fifo),
     TEST(test_queue_run_stops_when_halted),
     TEST(test_queue_internal_overflow),
+    TEST(test_queue_none_refuses_posts),
     TEST(test_queue_done_event_that_does_not_fit_ends_the_macrostep),
     TEST(test_static_allocation),
     TEST(test_large_chart_multiword_bit_arrays),

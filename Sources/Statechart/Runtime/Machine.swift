@@ -19,8 +19,9 @@ public struct MachineOptions: Sendable {
     /// runaway loop (``MachineError/runaway(steps:configuration:)``).
     public var maximumStepsPerMacrostep: Int = 100_000
     /// No effect. A machine queues the events its actions send to itself in a queue of its own
-    /// that grows as needed (bounded by ``maximumQueuedEventsPerSend``); the core's external
-    /// queue, which this once sized, serves C hosts only.
+    /// that grows as needed (bounded by ``maximumQueuedEventsPerSend``), and creates its core
+    /// machine without the external queue this once sized (`SC_QUEUE_NONE`): that queue serves
+    /// C hosts only.
     @available(*, deprecated, message: "no effect: see maximumQueuedEventsPerSend")
     public var externalQueueCapacity: Int = 16
     /// Events the machine's own actions queued (an SCXML `<send>` to itself) that one call of

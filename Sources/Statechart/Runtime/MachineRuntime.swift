@@ -153,9 +153,10 @@ final class MachineRuntime {
             MachineRuntime.with(context) { $0.transitionNotTaken(Int(transition), status) }
         }
         host.context = Unmanaged.passUnretained(self).toOpaque()
-        // One external slot: a Machine queues the events its actions send in `externalQueue`.
+        // No core external queue: a Machine queues the events its actions send in `externalQueue`
+        // (which grows), and never dispatches from inside a callback.
         var coreOptions = sc_options(internal_queue_capacity: UInt32(internalQueueSlots),
-                                     external_queue_capacity: 1,
+                                     external_queue_capacity: SC_QUEUE_NONE,
                                      max_steps: UInt32(options.maximumStepsPerMacrostep))
         core = sc_machine_create(chart.chartPointer, &host, &coreOptions)
         precondition(core != nil, "CStateCore rejected tables CompiledChart had checked")
