@@ -271,6 +271,8 @@ typedef struct sc_history_cursor {
     uint8_t select;     /* 0: every set bit (a record); else the history's kind (the configuration) */
 } sc_history_cursor;
 
+/* Words of history state h's record: a bit per descendant of its parent (sizes the block). */
+uint32_t sc_history_record_words(const sc_chart *c, sc_id h);
 /* Builds history_index (called once when a machine is laid out). */
 void sc_history_index_build(sc_machine *m);
 /* A cursor over the recorded value of history state h (h must hold a record). */

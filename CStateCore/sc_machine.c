@@ -36,9 +36,8 @@ static bool compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l)
             parallel_bound += regions - 1;
         }
         if (sc_is_history(st->kind)) {
-            sc_id p = st->parent;
             l->history_count++;
-            l->history_words += (c->states[p].last_descendant - p + 63u) >> 6;
+            l->history_words += sc_history_record_words(c, s);
         }
     }
     l->atomic_count = atomic < parallel_bound ? atomic : parallel_bound;
