@@ -101,3 +101,30 @@ final class DocumentOptionsTests: XCTestCase {
         XCTAssertEqual(strictRun.stderr, "\(path):2:29: error: \(logWarning)\n")
     }
 }
+
+/// `statechart validate` prints every error and warning of a document in one run.
+final class ValidateOnePassTests: XCTestCase {
+    func testValidatePrintsEveryClassOfErrorAtOnce() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("one-pass-\(UUID()).scxml")
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+              <state id="2go" colour="red">
+                <transition event="go." target="nowhere"/>
+                <onentry><assign location="x" expr="1"/><log expr="Going"/></onentry>
+              </state>
+            </scxml>
+            """.write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let result = try CLI.run(["validate", url.path])
+        XCTAssertEqual(result.status, 2)
+        let file = url.path
+        XCTAssertEqual(result.lines, [
+            "\(file):2:3: error: <state> has no attribute 'colour'; its attributes are 'id', 'initial'",
+            "\(file):2:3: error: <state> has the id '2go', which is not an XML ID; a state id starts with a letter or '_', followed by letters, digits, '.', '-' or '_' (such as 's1')",
+            "\(file):3:5: error: <transition> has the event descriptor 'go.'; a descriptor is an event name (tokens of letters, digits, '_', '-' or ':' joined by single dots, such as 'door.open'), optionally ending in '.*', or '*'",
+            "\(file):3:5: error: transition target 'nowhere' does not name a state; known ids include '2go'",
+            "\(file):4:14: error: <assign> is not supported by the null datamodel; declare datamodel=\"ecmascript\" on <scxml>",
+            "\(file):4:45: warning: <log expr=\"Going\"> is not a null-datamodel expression; it is logged as the text itself, as Qt and uSCXML do (write expr=\"'...'\" to say so)",
+        ])
+    }
+}

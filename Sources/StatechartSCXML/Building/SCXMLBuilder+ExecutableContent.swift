@@ -24,6 +24,7 @@ extension SCXMLBuilder {
             let values = attributes(of: element, allowed: Self.eventAttributes)
             expectNoChildren(element)
             guard let event = required(.event, values, element) else { return nil }
+            reportInvalidEventName(event, element)
             return .raise(SCXMLRaise(sourceLocation: location(element), event: event))
         case .if:
             return buildIf(element).map { .if($0) }
@@ -128,6 +129,15 @@ extension SCXMLBuilder {
         return SCXMLScript(sourceLocation: location(element), source: .inline(tree.text(element)))
     }
 
+    /// The `event` of `<send>` and `<raise>` names one event.
+    mutating func reportInvalidEventName(_ event: String, _ element: Element) {
+        guard !NameSyntax.isEventName(event) else { return }
+        report(
+            element,
+            "<\(tree.localName(element))> has the event name '\(event)'; an event name is tokens of letters, digits, "
+                + "'_', '-' or ':' joined by single dots, such as 'door.open'")
+    }
+
     mutating func buildSend(_ element: Element) -> SCXMLSend {
         let values = attributes(of: element, allowed: Self.sendAttributes)
         var send = SCXMLSend(
@@ -135,6 +145,7 @@ extension SCXMLBuilder {
             target: valueSource(.target, .targetexpr, values, element),
             type: valueSource(.type, .typeexpr, values, element), id: idSource(values, element),
             delay: valueSource(.delay, .delayexpr, values, element), namelist: Self.tokens(values[.namelist]))
+        if case .literal(let event)? = send.event { reportInvalidEventName(event, element) }
         if case .literal(let delay)? = send.delay, SCXMLTime.parseDelay(delay) == nil {
             report(
                 element,

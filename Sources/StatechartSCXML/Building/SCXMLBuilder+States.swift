@@ -86,8 +86,11 @@ extension SCXMLBuilder {
         var state = SCXMLState(
             kind: kind, id: id ?? "", isGeneratedID: id == nil, sourceLocation: location(element),
             initial: initial.tokens)
-        if let id, id.isEmpty || Self.containsWhitespace(id) {
-            report(element, "<\(tree.localName(element))> has the id '\(id)'; a state id must be non-empty and contain no whitespace")
+        if let id, !NameSyntax.isXMLID(id) {
+            report(
+                element,
+                "<\(tree.localName(element))> has the id '\(id)', which is not an XML ID; a state id starts with a letter "
+                    + "or '_', followed by letters, digits, '.', '-' or '_' (such as 's1')")
         }
         if initial.present && state.initial.isEmpty {
             report(element, "\(describe(element)) has an empty 'initial' attribute; name a child state or remove the attribute")
@@ -162,10 +165,11 @@ extension SCXMLBuilder {
         pop(children)
         if kind == .history {
             if transitionCount == 0 {
-                report(
+                // Qt Creator writes these; the validator gives it the parent's initial state(s).
+                warn(
                     element,
-                    "\(describe(element)) needs a <transition> whose target is the default history "
-                        + "configuration, used before the parent state has been visited")
+                    "\(describe(element)) has no <transition> giving its default history configuration; it enters "
+                        + "the parent's initial state, as Qt does (SCXML requires the <transition>)")
             } else if transitionCount > 1 {
                 report(
                     element,
@@ -186,6 +190,12 @@ extension SCXMLBuilder {
     mutating func buildTransition(_ element: Element, role: TransitionRole) -> SCXMLTransition {
         let values = attributes(of: element, allowed: Self.transitionAttributes)
         let events = tokens(values, .event)
+        for descriptor in events.tokens where !NameSyntax.isEventDescriptor(descriptor) {
+            report(
+                element,
+                "<transition> has the event descriptor '\(descriptor)'; a descriptor is an event name (tokens of letters, "
+                    + "digits, '_', '-' or ':' joined by single dots, such as 'door.open'), optionally ending in '.*', or '*'")
+        }
         let cond = values[.cond]
         let targets = tokens(values, .target).tokens
         var type = SCXMLTransitionType.external

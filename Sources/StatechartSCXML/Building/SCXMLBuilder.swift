@@ -43,6 +43,13 @@ struct SCXMLBuilder {
         diagnostics.append(SCXMLDiagnostic(location: location(element), element: tree.localName(element), message: message))
     }
 
+    /// Reports what breaks a rule but has one obvious meaning, which the document is given
+    /// (docs/COMPATIBILITY.md); a strict parse makes it an error.
+    mutating func warn(_ element: Element, _ message: String) {
+        diagnostics.append(SCXMLDiagnostic(location: location(element), element: tree.localName(element), message: message,
+                                           severity: .warning))
+    }
+
     /// `<state id='s1'>`, or `<state>` when the element has no id.
     func describe(_ element: Element) -> String {
         let name = tree.localName(element)

@@ -395,6 +395,18 @@ public final class SCXMLMachine: @unchecked Sendable {
         session.setHooks { $0.send = handler }
     }
 
+    /// Calls `handler` for each event this document's executable content raises (`<raise>`) or
+    /// sends (`<send>`, once accepted for delivery or scheduled), and each error event the
+    /// runtime raises because content failed, in the order they happen, with the machine held
+    /// (from the microstep that ran the content). Sessions it invokes do not report here.
+    ///
+    /// ```swift
+    /// machine.onOutgoingEvent { event in print(event.name, event.kind) }
+    /// ```
+    public func onOutgoingEvent(_ handler: @escaping @Sendable (SCXMLOutgoingEvent) -> Void) {
+        session.setHooks { $0.outgoing = handler }
+    }
+
     /// Calls `observer` each time a state (by its id) is entered or exited.
     @discardableResult
     public func onStateChange(_ observer: @escaping @Sendable (_ state: String, _ entered: Bool) -> Void) -> ObserverToken {

@@ -76,7 +76,16 @@ extension SCXMLValidator {
                 transition.targets, what: "transition target", at: transition.sourceLocation, element: "transition")
             for (id, target) in targets {
                 if states[position].historyType == .shallow {
-                    if Int(parents[target]) != parent {
+                    // Deeper inside the parent, the target is entered as written (Qt Creator and
+                    // uSCXML output): a warning. A filled-in default is the parent's own entry.
+                    if Int(parents[target]) != parent && isDescendant(target, of: parent)
+                        && !filledHistoryDefaults.contains(index) {
+                        warn(
+                            transition.sourceLocation, "transition",
+                            "the default target '\(id)' of the shallow \(described) is not a child of "
+                                + "\(parentDescribed); it is entered as written, with the states between, as Qt and "
+                                + "uSCXML do (SCXML requires a child; type=\"deep\" allows deeper descendants)")
+                    } else if !isDescendant(target, of: parent) {
                         report(
                             transition.sourceLocation, "transition",
                             "the default target '\(id)' of the shallow \(described) must be a child of "

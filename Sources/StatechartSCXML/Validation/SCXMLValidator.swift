@@ -29,11 +29,21 @@ struct SCXMLValidator {
     var indexByID = IDTable()
     var generatedCount = 0
     var nestedDocuments = 0
+    /// `<history>` states without a default transition (the builder warned of each).
+    var historiesWithoutDefault = 0
+    /// The histories whose default transition was filled in: the parent's initial states.
+    var filledHistoryDefaults = Set<Int>()
     /// The document's own ids in document order, first uses only; built for messages.
     var userIDCache: [String]?
 
     mutating func report(_ location: SCXMLSourceLocation, _ element: String, _ message: String) {
         diagnostics.append(SCXMLDiagnostic(location: location, element: element, message: message))
+    }
+
+    /// Reports what breaks a rule but has one obvious meaning, which the document is given
+    /// (docs/COMPATIBILITY.md); a strict parse makes it an error.
+    mutating func warn(_ location: SCXMLSourceLocation, _ element: String, _ message: String) {
+        diagnostics.append(SCXMLDiagnostic(location: location, element: element, message: message, severity: .warning))
     }
 
     // MARK: - Document
@@ -46,6 +56,12 @@ struct SCXMLValidator {
         if generatedCount > 0 {
             var position = 0
             assignGeneratedIDs(&document.states, position: &position)
+        }
+
+        // <history> without a default transition: the parent's initial states, as Qt does.
+        if historiesWithoutDefault > 0 {
+            var position = 0
+            fillHistoryDefaults(&document.states, position: &position)
         }
 
         // <scxml initial>
@@ -73,6 +89,7 @@ struct SCXMLValidator {
             lastDescendants.append(Int32(index))
             let children = states[position].children
             hasChildStates.append(children.contains { $0.kind != .history })
+            if kind == .history && states[position].transitions.isEmpty { historiesWithoutDefault += 1 }
             for invoke in states[position].invokes {
                 if case .inline(.document)? = invoke.content?.value { nestedDocuments += 1 }
             }
@@ -106,6 +123,39 @@ struct SCXMLValidator {
                 states[index].id = candidate
             }
             if !states[index].children.isEmpty { assignGeneratedIDs(&states[index].children, position: &position) }
+        }
+    }
+
+    /// Gives each `<history>` without a default transition one to the states its parent enters by
+    /// default: its `initial` attribute or `<initial>` transition, else its first child state
+    /// (all child states for a `<parallel>`). `position` numbers the states in document order.
+    mutating func fillHistoryDefaults(_ states: inout [SCXMLState], position: inout Int) {
+        for index in states.indices {
+            position += 1
+            guard !states[index].children.isEmpty else { continue }
+            let parent = states[index]
+            let entered: [String] =
+                if parent.kind == .parallel {
+                    parent.children.filter { $0.kind != .history }.map(\.id)
+                } else if !parent.initial.isEmpty {
+                    parent.initial
+                } else if let initial = parent.initialElement {
+                    initial.transition.targets
+                } else {
+                    parent.children.first { $0.kind != .history }.map { [$0.id] } ?? []
+                }
+            var childPosition = position
+            for child in states[index].children.indices {
+                let flat = childPosition
+                childPosition += 1 + Int(lastDescendants[flat]) - flat
+                guard states[index].children[child].kind == .history, states[index].children[child].transitions.isEmpty,
+                      !entered.isEmpty
+                else { continue }
+                let location = states[index].children[child].sourceLocation
+                states[index].children[child].transitions = [SCXMLTransition(sourceLocation: location, targets: entered)]
+                filledHistoryDefaults.insert(flat)
+            }
+            fillHistoryDefaults(&states[index].children, position: &position)
         }
     }
 
