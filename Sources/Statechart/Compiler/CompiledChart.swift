@@ -20,6 +20,8 @@ public final class CompiledChart: @unchecked Sendable {
     public let stateIDs: [String]
     /// Event names the chart mentions (descriptors, their prefixes, done events), by event id.
     public let eventNames: [String]
+    /// This chart, told apart from every other chart of the process, past and present.
+    @usableFromInline package let identity = ChartIdentity.next()
 
     let stateIndex: [String: Int]
     let events: EventTable

@@ -505,9 +505,10 @@ extension SCXMLMachine {
         /// The name's interned id in `chart`'s events, when the document mentions the name
         /// exactly.
         @usableFromInline let id: UInt32?
-        @usableFromInline let chart: ObjectIdentifier
+        /// The chart `id` belongs to (never reused, unlike the chart's address).
+        @usableFromInline let chart: ChartIdentity
 
-        init(name: String, id: UInt32?, chart: ObjectIdentifier) {
+        init(name: String, id: UInt32?, chart: ChartIdentity) {
             self.name = name
             self.id = id
             self.chart = chart
@@ -526,7 +527,7 @@ extension SCXMLMachine {
     /// - Complexity: one lookup of the name; sending the result needs none when the document
     ///   mentions the name exactly (as a transition's event descriptor or a prefix of one).
     public func event(named name: String) -> EventName {
-        EventName(name: name, id: machine.internedEventID(name), chart: ObjectIdentifier(machine.chart))
+        EventName(name: name, id: machine.internedEventID(name), chart: machine.chart.identity)
     }
 
     /// Sends a resolved event name without data, like ``send(_:data:)`` with its name.
@@ -537,7 +538,7 @@ extension SCXMLMachine {
     /// ```
     @inlinable @discardableResult
     public func send(_ event: EventName) throws -> SendOutcome {
-        if let id = event.id, event.chart == ObjectIdentifier(machine.chart) {
+        if let id = event.id, event.chart == machine.chart.identity {
             return try machine.send(coreEventID: id, flags: SCXMLEvent.bareExternalFlag)
         }
         return try send(event.name)
