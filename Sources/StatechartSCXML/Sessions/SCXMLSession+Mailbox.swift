@@ -7,8 +7,9 @@ import Statechart
 ///
 /// The mailbox keeps arrival order with the session's own sends: the machine's external queue
 /// always holds the oldest events and the mailbox the newest, because everything the mailbox
-/// holds moves to the external queue (in order) before an external event is processed and
-/// before the session queues an event for itself.
+/// holds moves to the external queue (in order) when a poke is processed and before the
+/// session queues an event for itself. (Other external events do not take the mailbox: its
+/// events would land behind them anyway, and each delivery has its poke.)
 extension SCXMLSession {
     /// An event telling the machine to take its mailbox's events; dropped by the gate.
     struct Poke: Sendable {}
@@ -81,8 +82,21 @@ extension SCXMLSession {
     }
 
     /// Makes the machine process its mailbox; runs on the worker queue (holding no machine).
+    ///
+    /// Each poke processes what the mailbox holds when it is taken (and what those events
+    /// cause), then lets the machine go: events arriving meanwhile have pokes of their own. So a
+    /// chart that keeps its children busy forever (a state that re-invokes them on every
+    /// `done.invoke`) still lets the host in between two pokes; and a poke first steps aside
+    /// while a host thread waits for the machine (bounded: at most about ten milliseconds), since
+    /// the machine's lock would otherwise let this thread take it straight back.
     func poke() {
-        guard let machine, machine.isStarted else { return }
+        guard let machine else { return }
+        var waited = 0
+        while machine.hasWaitingThreads && waited < 500 {
+            usleep(20)
+            waited += 1
+        }
+        guard machine.isStarted else { return }
         installGate()       // it drops the poke and takes the mailbox
         do {
             try machine.send(Event(Self.pokeName, payload: Poke()))
@@ -112,9 +126,11 @@ extension SCXMLSession {
     /// drops pokes, performs deferred sends, and runs `<finalize>` and `autoforward` before the
     /// event's transitions (the W3C algorithm's mainEventLoop).
     func admit(_ ctx: ActionContext) -> Bool {
-        moveMailbox(ctx)
         guard let event = ctx.event else { return true }
-        if event.payload is Poke { return false }
+        if event.payload is Poke {
+            moveMailbox(ctx)
+            return false
+        }
         if let deferred = event.payload as? DeferredSend {
             do {
                 try deliver(deferred.event, to: deferred.target, type: deferred.type, ctx: ctx, immediate: true)
