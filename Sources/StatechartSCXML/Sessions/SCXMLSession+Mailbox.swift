@@ -83,8 +83,9 @@ extension SCXMLSession {
 
     /// Makes the machine process its mailbox; runs on the worker queue (holding no machine).
     ///
-    /// Each poke processes what the mailbox holds when it is taken (and what those events
-    /// cause), then lets the machine go: events arriving meanwhile have pokes of their own. So a
+    /// Each poke processes at most ``eventsPerPoke`` of the events the mailbox holds (and what
+    /// those events cause), then lets the machine go: events arriving meanwhile have pokes of
+    /// their own, and events left behind another poke. So a
     /// chart that keeps its children busy forever (a state that re-invokes them on every
     /// `done.invoke`) still lets the host in between two pokes; and a poke first steps aside
     /// while a host thread waits for the machine (bounded: at most about ten milliseconds), since
@@ -112,14 +113,29 @@ extension SCXMLSession {
         ctx.send(Event(event.name, payload: event))
     }
 
-    /// Moves the mailbox's events to the machine's external queue, in order. Gate held.
-    func moveMailbox(_ ctx: ActionContext) {
-        let arrived = mailbox.withLock { events -> [SCXMLEvent] in
-            defer { events.removeAll() }
-            return events
+    /// How many mailbox events one poke takes. Events from invoked sessions can multiply (a
+    /// state re-entered on every `done.invoke` starts children whose answers arrive before they
+    /// are cancelled, which SCXML says are still processed), so a poke taking everything could
+    /// hold the machine for as long as the chart keeps that up. A poke that leaves events behind
+    /// pokes again; the order of events does not change.
+    static let eventsPerPoke = 8
+
+    /// Moves the mailbox's oldest events (at most `limit`) to the machine's external queue, in
+    /// order, and says whether events were left behind. Gate held.
+    @discardableResult
+    func moveMailbox(_ ctx: ActionContext, limit: Int = .max) -> Bool {
+        let (arrived, left) = mailbox.withLock { events -> ([SCXMLEvent], Bool) in
+            if events.count <= limit {
+                defer { events.removeAll() }
+                return (events, false)
+            }
+            let taken = Array(events.prefix(limit))
+            events.removeFirst(limit)
+            return (taken, true)
         }
         if !arrived.isEmpty { installGate() }   // for <finalize>, and before any poke
         for event in arrived { ctx.send(Event(event.name, payload: event)) }
+        return left
     }
 
     /// The machine's external-event gate (Machine.setExternalEventGate): takes the mailbox,
@@ -128,7 +144,7 @@ extension SCXMLSession {
     func admit(_ ctx: ActionContext) -> Bool {
         guard let event = ctx.event else { return true }
         if event.payload is Poke {
-            moveMailbox(ctx)
+            if moveMailbox(ctx, limit: Self.eventsPerPoke) { worker.async { [weak self] in self?.poke() } }
             return false
         }
         if let deferred = event.payload as? DeferredSend {
