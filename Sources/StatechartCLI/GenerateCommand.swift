@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StatechartCodegen
+import StatechartSCXML
 
 /// `statechart generate c FILE.scxml -o DIR [--name NAME] [--trace-main]`.
 struct GenerateCommand: ParsableCommand {
@@ -39,11 +40,13 @@ struct GenerateCCommand: ParsableCommand {
     var traceMain = false
 
     func run() throws {
+        // The same bounded reader as the other commands: the size is checked before anything
+        // is read, and directories and FIFOs are refused by type.
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            data = try SCXMLParser.readDocument(file, fileName: file, limits: Loading.options.parserLimits)
         } catch {
-            Loading.printError("\(file):1:1: error: cannot read the file: \(error.localizedDescription)")
+            Loading.printError(error.description)
             throw ExitCode(2)
         }
         let files: CGeneratedFiles
