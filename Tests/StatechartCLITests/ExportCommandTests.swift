@@ -186,6 +186,17 @@ final class ExportCommandTests: XCTestCase {
         try assertDotAccepts(dot.stdout)
     }
 
+    /// The README's pictures (docs/images/scxml-NAME.svg, drawn by scripts/diagrams.sh) come
+    /// from the committed DOT text, which must be the examples' current export.
+    func testTheREADMEsPicturesAreTheExamplesExport() throws {
+        for example in ["traffic-light", "microwave", "media-player"] {
+            let result = try CLI.run(["export", "scxml/examples/\(example).scxml", "--format", "dot"])
+            let committed = try String(contentsOf: CLI.repository.appendingPathComponent("docs/images/scxml-\(example).dot"),
+                                       encoding: .utf8)
+            XCTAssertEqual(result.stdout, committed, "\(example) changed; run scripts/diagrams.sh")
+        }
+    }
+
     func testEveryExampleRendersWithGraphviz() throws {
         for example in ["traffic-light", "microwave", "media-player"] {
             let result = try CLI.run(["export", "scxml/examples/\(example).scxml", "--format", "dot"])
