@@ -175,6 +175,22 @@ static sc_status process_external(sc_machine *m, const sc_event *event) {
     return sc_plan_complete(m, handled);
 }
 
+#if !SC_CONFIG_NO_PLAN_CACHE
+/* sc_machine_dispatch's path for a plan that needs callbacks or guards (WALK, GUARDED): the plan
+ * found is replayed without a second lookup. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static sc_status replay_external(sc_machine *m, sc_plan *plan, sc_event event) {
+    m->busy = true;
+    bool handled = sc_plan_replay(m, plan, &event);
+    sc_step_release(m, &event);
+    sc_status status = sc_plan_complete(m, handled);
+    m->busy = false;
+    return status;
+}
+#endif
+
 /* The general path of sc_machine_dispatch, out of line so the plan path spills nothing. */
 static sc_status dispatch_event(sc_machine *m, sc_event event) {
     if (m->busy) return sc_machine_post(m, event);
@@ -198,8 +214,9 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
      * nothing is left to do after it, the macrostep is done without entering the algorithm.
      * The key is 0 until the machine starts. */
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    const sc_plan *plan = cache->key && !m->busy && !m->halted ? sc_plan_find(m, cache, event.id) : NULL;
-    if (!plan || plan->mode >= SC_PLAN_WALK) return dispatch_event(m, event);
+    sc_plan *plan = cache->key && !m->busy && !m->halted ? sc_plan_find(m, cache, event.id) : NULL;
+    if (!plan || plan->mode == SC_PLAN_COMPUTE) return dispatch_event(m, event);
+    if (plan->mode >= SC_PLAN_WALK) return replay_external(m, plan, event);
     SC_PLAN_COUNT(replays[plan->mode]);
     if (plan->mode == SC_PLAN_MASKS) sc_plan_apply_masks(m, plan, &plan->step);
     bool handled = plan->mode == SC_PLAN_MASKS;

@@ -395,9 +395,31 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
 }
 
 sc_status sc_plan_complete(sc_machine *m, bool handled) {
-    sc_status status = sc_step_complete(m, handled);
+    /* sc_step_complete's own test, first: most replayed macrosteps end with their microstep. */
+    sc_status status = handled ? SC_OK : SC_UNHANDLED;
+    if (m->failure != SC_OK || m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
+        status = sc_step_complete(m, handled);
     sc_plan_track(m);
     return status;
+}
+
+bool sc_plan_replay(sc_machine *m, sc_plan *cached, const sc_event *event) {
+    SC_PLAN_COUNT(replays[cached->mode]);
+    switch (cached->mode) {
+    case SC_PLAN_MASKS:
+        sc_plan_apply_masks(m, cached, &cached->step);
+        return true;
+    case SC_PLAN_COMPUTE:
+        return sc_step_external_microstep(m, event);
+    case SC_PLAN_GUARDED:
+        return take_guarded(m, cached, cached->key, event);
+    default: {
+        /* A copy: a callback may change the observers (sc_machine_set_host), which clears the cache. */
+        const sc_plan_step step = cached->step;
+        replay(m, &step, event);
+        return step.mode != SC_PLAN_UNHANDLED;
+    }
+    }
 }
 
 bool sc_plan_take_event(sc_machine *m, const sc_event *event) {
@@ -405,24 +427,7 @@ bool sc_plan_take_event(sc_machine *m, const sc_event *event) {
     uint64_t key = cache->key;
     if (!key) return sc_step_external_microstep(m, event);
     sc_plan *cached = sc_plan_find(m, cache, event->id);
-    if (cached) {
-        SC_PLAN_COUNT(replays[cached->mode]);
-        switch (cached->mode) {
-        case SC_PLAN_MASKS:
-            sc_plan_apply_masks(m, cached, &cached->step);
-            return true;
-        case SC_PLAN_COMPUTE:
-            return sc_step_external_microstep(m, event);
-        case SC_PLAN_GUARDED:
-            return take_guarded(m, cached, key, event);
-        default: {
-            /* A copy: a callback may change the observers (sc_machine_set_host), which clears the cache. */
-            const sc_plan_step step = cached->step;
-            replay(m, &step, event);
-            return step.mode != SC_PLAN_UNHANDLED;
-        }
-        }
-    }
+    if (cached) return sc_plan_replay(m, cached, event);
     before_config before = save_before(m, cache, &key);
     bool handled = sc_step_external_microstep(m, event);
     record(m, &before, key, event->id);

@@ -121,7 +121,7 @@ typedef struct sc_plan_cache {
 #if SC_PLAN_STATS
 typedef struct sc_plan_stats {
     unsigned long replays[SC_PLAN_COMPUTE + 1];         /* by mode: plans replayed */
-    unsigned long multiword_replays;                    /* MASKS replays of multi-word keys */
+    unsigned long multiword_replays;                    /* plans found by multi-word keys */
     unsigned long guarded_outcomes;                     /* GUARDED hits whose step was recorded
                                                            for the same candidates */
 } sc_plan_stats;
@@ -202,6 +202,7 @@ static inline sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_id e
         if (cache->key_words &&
             memcmp(sc_plan_words(cache, p), m->configuration, cache->key_words * sizeof(uint64_t)) != 0)
             continue;
+        if (cache->key_words) SC_PLAN_COUNT(multiword_replays);
         return p;
     }
     return NULL;
@@ -212,7 +213,6 @@ static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc
     sc_plan_cache *cache = sc_plan_cache_of(m);
     if (cache->key_words) {
         memcpy(m->configuration, sc_plan_words(cache, p) + cache->key_words, cache->key_words * sizeof(uint64_t));
-        SC_PLAN_COUNT(multiword_replays);
     } else {
         m->configuration[0] = step->u.masks.next_key;
     }
@@ -225,6 +225,10 @@ static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc
 
 /* sc_step_complete, then the key of the configuration it leaves. */
 sc_status sc_plan_complete(sc_machine *m, bool handled);
+
+/* An external event's microstep from the plan `plan` found for it (sc_plan_find). Returns whether
+ * a transition was taken. */
+bool sc_plan_replay(sc_machine *m, sc_plan *plan, const sc_event *event);
 
 /* An external event's microstep: replayed from a plan when there is one, else computed by
  * sc_step_external_microstep and kept as a plan when it may be. Returns whether a transition
