@@ -176,8 +176,8 @@ static sc_status process_external(sc_machine *m, const sc_event *event) {
 }
 
 #if !SC_CONFIG_NO_PLAN_CACHE
-/* sc_machine_dispatch's path for a plan that needs callbacks or guards (WALK, GUARDED): the plan
- * found is replayed without a second lookup. */
+/* sc_machine_dispatch's path for a plan that needs callbacks, guards or the algorithm (WALK,
+ * GUARDED, COMPUTE): the plan found is used without a second lookup. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
@@ -215,8 +215,8 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
      * The key is 0 until the machine starts. */
     sc_plan_cache *cache = sc_plan_cache_of(m);
     sc_plan *plan = cache->key && !m->busy && !m->halted ? sc_plan_find(m, cache, event.id) : NULL;
-    if (!plan || plan->mode == SC_PLAN_COMPUTE) return dispatch_event(m, event);
-    if (plan->mode >= SC_PLAN_WALK) return replay_external(m, plan, event);
+    if (!plan) return dispatch_event(m, event);
+    if (plan->mode >= SC_PLAN_WALK) return replay_external(m, plan, event);     /* WALK, GUARDED, COMPUTE */
     SC_PLAN_COUNT(replays[plan->mode]);
     if (plan->mode == SC_PLAN_MASKS) sc_plan_apply_masks(m, plan, &plan->step);
     bool handled = plan->mode == SC_PLAN_MASKS;

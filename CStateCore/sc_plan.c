@@ -56,6 +56,24 @@ void sc_plan_init(sc_machine *m) {
 sc_plan_stats sc_plan_counters;
 #endif
 
+sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_id event) {
+    uint32_t first = sc_plan_set(cache->hash, event);
+    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++) {
+        sc_plan *p = sc_plan_slot(cache, first + w);
+        if (p->key != cache->key || p->event != event ||
+            memcmp(sc_plan_words(cache, p), m->configuration, cache->key_words * sizeof(uint64_t)) != 0)
+            continue;
+        SC_PLAN_COUNT(multiword_replays);
+        return p;
+    }
+    return NULL;
+}
+
+void sc_plan_apply_words(sc_machine *m, const sc_plan *p) {
+    sc_plan_cache *cache = sc_plan_cache_of(m);
+    memcpy(m->configuration, sc_plan_words(cache, p) + cache->key_words, cache->key_words * sizeof(uint64_t));
+}
+
 /* Sets bits [begin, end) of a bit array. */
 static void bits_set_range(uint64_t *bits, sc_id begin, sc_id end) {
     for (sc_id s = begin; s < end; s++) sc_bit_set(bits, s);
@@ -171,10 +189,14 @@ static bool walk_step(sc_machine *m, const before_config *before, sc_plan_step *
     if (leaf == SC_NONE || next_leaf == SC_NONE) return false;
     for (sc_id s = leaf; s != d; s = c->states[s].parent)
         if (!exit_fits(&c->states[s])) return false;
+    bool plain = true;
+    for (sc_id s = leaf; s != d; s = c->states[s].parent)
+        if (c->states[s].flags & SC_STATE_HAS_INVOKE) plain = false;
     sc_id path[SC_PLAN_MAX_PATH];
     uint32_t n = 0;
     for (sc_id s = next_leaf; s != d; s = c->states[s].parent) {
         if (n == SC_PLAN_MAX_PATH || !entry_fits(&c->states[s])) return false;
+        if (c->states[s].flags & SC_STATE_HAS_INVOKE) plain = false;
         path[n++] = s;
     }
     /* Entered by default, as in masks_step; on a path, "a forced state below s" is "the
@@ -198,6 +220,9 @@ static bool walk_step(sc_machine *m, const before_config *before, sc_plan_step *
     step->u.walk.leaf = leaf;
     step->u.walk.entry_count = n;
     step->u.walk.entry_defaults = defaults;
+    step->u.walk.plain = plain;
+    step->u.walk.eventless_states = m->eventless_states;
+    step->u.walk.atomic_active = m->atomic_active;
     return true;
 }
 
@@ -295,56 +320,90 @@ static void record(sc_machine *m, const before_config *before, uint64_t key, sc_
     }
 }
 
-/* Replays a WALK step (UNHANDLED: nothing to do). */
+/* Replays a WALK step (UNHANDLED: nothing to do): the callbacks of sc_step_exit_state and
+ * sc_step_enter_state, in their order; a plain step (no invocations) changes the configuration
+ * bits itself and sets the counters once (the host cannot read them). */
 static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) {
     const sc_chart *c = m->chart;
     if (p->mode == SC_PLAN_UNHANDLED) return;
     sc_id t = p->u.walk.transition, d = p->u.walk.domain;
+    bool plain = p->u.walk.plain;
     if (d != SC_NONE) {
-        for (sc_id s = p->u.walk.leaf; s != d; s = c->states[s].parent) sc_step_exit_state(m, s, event);
+        for (sc_id s = p->u.walk.leaf; s != d; s = c->states[s].parent) {
+            if (!plain) {
+                sc_step_exit_state(m, s, event);
+                continue;
+            }
+            sc_id on_exit = c->states[s].on_exit;
+            if (on_exit != SC_NONE) m->host.action(m->host.context, m, on_exit, event);
+            sc_bit_clear(m->configuration, s);
+            if (m->host.exited) m->host.exited(m->host.context, m, s);
+        }
     }
     if (m->host.taken) m->host.taken(m->host.context, m, t, event);
     sc_id action = c->transitions[t].action;
     if (action != SC_NONE) m->host.action(m->host.context, m, action, event);
-    if (d != SC_NONE) {
-        sc_id path[SC_PLAN_MAX_PATH];
-        uint32_t n = p->u.walk.entry_count;
-        for (sc_id s = p->next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
-        for (uint32_t i = 0; i < p->u.walk.entry_count; i++)
-            sc_step_enter_state(m, path[i], (p->u.walk.entry_defaults >> i) & 1u, event);
+    if (d == SC_NONE) return;
+    sc_id path[SC_PLAN_MAX_PATH];
+    uint32_t n = p->u.walk.entry_count;
+    if (n == 1) path[0] = p->next_leaf;
+    else for (sc_id s = p->next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
+    for (uint32_t i = 0; i < p->u.walk.entry_count; i++) {
+        bool by_default = (p->u.walk.entry_defaults >> i) & 1u;
+        if (!plain) {
+            sc_step_enter_state(m, path[i], by_default, event);
+            continue;
+        }
+        const sc_state *st = &c->states[path[i]];
+        sc_bit_set(m->configuration, path[i]);
+        if (m->host.entered) m->host.entered(m->host.context, m, path[i]);
+        if (st->on_entry != SC_NONE) m->host.action(m->host.context, m, st->on_entry, event);
+        if (by_default) {
+            sc_id a = c->transitions[st->initial].action;
+            if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
+        }
+    }
+    if (plain) {
+        m->eventless_states = p->u.walk.eventless_states;
+        m->atomic_active = p->u.walk.atomic_active;
+        m->last_atomic = p->next_leaf;
     }
 }
 
 /* selectTransitions from a GUARDED plan's candidates: their guards, called as the algorithm calls
- * them (conditionMatch; the first enabled candidate of each atomic state ends its group), fill
- * m->enabled. Returns the candidates chosen, a bit each. */
+ * them (conditionMatch; the first enabled candidate of each atomic state ends its group).
+ * Returns the candidates chosen, a bit each. */
 static uint32_t choose(sc_machine *m, const sc_plan_candidates *p, const sc_event *event) {
     const sc_chart *c = m->chart;
     uint32_t choice = 0;
     bool group_done = false;
-    m->enabled_count = 0;
     for (uint32_t i = 0; i < p->count; i++) {
         if (!group_done) {
-            sc_id index = p->transition[i];
-            const sc_transition *t = &c->transitions[index];
-            if (t->guard == SC_NONE ||
-                (m->host.guard && m->host.guard(m->host.context, m, t->guard, event))) {
+            sc_id guard = c->transitions[p->transition[i]].guard;
+            if (guard == SC_NONE || (m->host.guard && m->host.guard(m->host.context, m, guard, event))) {
                 group_done = true;
                 choice |= 1u << i;
-                /* enabledTransitions is an ordered set: an ancestor's transition may be chosen
-                 * again from a later atomic state. */
-                bool seen = false;
-                for (uint32_t k = 0; k < m->enabled_count && !seen; k++) seen = m->enabled[k].transition == index;
-                if (!seen && m->enabled_count < m->enabled_capacity) {
-                    m->enabled[m->enabled_count].transition = index;
-                    m->enabled[m->enabled_count].domain = t->domain;
-                    m->enabled_count++;
-                }
             }
         }
         if ((p->group_end >> i) & 1u) group_done = false;
     }
     return choice;
+}
+
+/* enabledTransitions from the candidates chosen, into m->enabled: an ordered set, since an
+ * ancestor's transition may be chosen again from a later atomic state. */
+static void fill_enabled(sc_machine *m, const sc_plan_candidates *p, uint32_t choice) {
+    m->enabled_count = 0;
+    for (; choice; choice &= choice - 1) {
+        sc_id index = p->transition[sc_ctz64(choice)];
+        bool seen = false;
+        for (uint32_t k = 0; k < m->enabled_count && !seen; k++) seen = m->enabled[k].transition == index;
+        if (!seen && m->enabled_count < m->enabled_capacity) {
+            m->enabled[m->enabled_count].transition = index;
+            m->enabled[m->enabled_count].domain = m->chart->transitions[index].domain;
+            m->enabled_count++;
+        }
+    }
 }
 
 /* The configuration before a microstep, as examine_step() reads it; multi-word machines copy it. */
@@ -368,7 +427,10 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
     const sc_plan_candidates candidates = *sc_plan_candidates_of(cached);
     const sc_plan_step step = cached->step;
     uint32_t choice = choose(m, &candidates, event);
-    if (!m->enabled_count) return false;
+    if (!choice) {
+        m->enabled_count = 0;
+        return false;
+    }
     if (step.mode != 0 && candidates.choice == choice && cached->key == key) {
         SC_PLAN_COUNT(guarded_outcomes);
         SC_PLAN_COUNT(replays[step.mode]);
@@ -376,10 +438,14 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
             sc_plan_apply_masks(m, cached, &step);
             return true;
         }
-        if (step.mode == SC_PLAN_COMPUTE) return sc_step_take_selected(m, event);
+        if (step.mode == SC_PLAN_COMPUTE) {
+            fill_enabled(m, &candidates, choice);
+            return sc_step_take_selected(m, event);
+        }
         replay(m, &step, event);
         return true;
     }
+    fill_enabled(m, &candidates, choice);
     before_config before = save_before(m, cache, &key);
     bool handled = sc_step_take_selected(m, event);
     sc_plan_step recorded;
@@ -392,15 +458,6 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
             memcpy(sc_plan_words(cache, cached) + cache->key_words, m->configuration, cache->key_words * sizeof(uint64_t));
     }
     return handled;
-}
-
-sc_status sc_plan_complete(sc_machine *m, bool handled) {
-    /* sc_step_complete's own test, first: most replayed macrosteps end with their microstep. */
-    sc_status status = handled ? SC_OK : SC_UNHANDLED;
-    if (m->failure != SC_OK || m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
-        status = sc_step_complete(m, handled);
-    sc_plan_track(m);
-    return status;
 }
 
 bool sc_plan_replay(sc_machine *m, sc_plan *cached, const sc_event *event) {

@@ -73,6 +73,10 @@ typedef struct sc_plan_step {
             uint64_t entry_defaults;
             sc_id leaf, transition, domain;             /* domain SC_NONE: targetless */
             uint32_t entry_count;
+            /* Neither path has a state with invocations: the replay updates the configuration
+             * bit by bit itself, and sets the counters to these at the end. */
+            uint32_t plain;
+            uint32_t eventless_states, atomic_active;
         } walk;
     } u;
 } sc_plan_step;
@@ -193,17 +197,18 @@ static inline uint32_t sc_plan_set(uint32_t key_hash, sc_id event) {
     return (((key_hash ^ event * 0x85EBCA77u) >> 24) % SC_PLAN_SETS) * SC_PLAN_WAYS;
 }
 
+/* Multi-word machines' lookup and MASKS step, out of line so that the one-word path, inlined
+ * into sc_machine_dispatch, stays short. */
+sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_id event);
+void sc_plan_apply_words(sc_machine *m, const sc_plan *p);
+
 /* The plan for (current key, event), or NULL. The key must not be 0. */
 static inline sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_id event) {
+    if (cache->key_words) return sc_plan_find_words(m, cache, event);
     uint32_t first = sc_plan_set(cache->hash, event);
     for (uint32_t w = 0; w < SC_PLAN_WAYS; w++) {
         sc_plan *p = sc_plan_slot(cache, first + w);
-        if (p->key != cache->key || p->event != event) continue;
-        if (cache->key_words &&
-            memcmp(sc_plan_words(cache, p), m->configuration, cache->key_words * sizeof(uint64_t)) != 0)
-            continue;
-        if (cache->key_words) SC_PLAN_COUNT(multiword_replays);
-        return p;
+        if (p->key == cache->key && p->event == event) return p;
     }
     return NULL;
 }
@@ -211,11 +216,8 @@ static inline sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_id e
 /* Applies a MASKS step of plan p: the configuration, its counters and the key; no callback. */
 static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan_step *step) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    if (cache->key_words) {
-        memcpy(m->configuration, sc_plan_words(cache, p) + cache->key_words, cache->key_words * sizeof(uint64_t));
-    } else {
-        m->configuration[0] = step->u.masks.next_key;
-    }
+    if (cache->key_words) sc_plan_apply_words(m, p);
+    else m->configuration[0] = step->u.masks.next_key;
     cache->key = step->u.masks.next_key;
     cache->hash = step->u.masks.next_hash;
     m->eventless_states = step->u.masks.eventless_states;
@@ -223,8 +225,15 @@ static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc
     m->last_atomic = step->next_leaf;
 }
 
-/* sc_step_complete, then the key of the configuration it leaves. */
-sc_status sc_plan_complete(sc_machine *m, bool handled);
+/* sc_step_complete, then the key of the configuration it leaves. sc_step_complete's own test
+ * comes first, inline: most replayed macrosteps end with their microstep. */
+static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {
+    sc_status status = handled ? SC_OK : SC_UNHANDLED;
+    if (m->failure != SC_OK || m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
+        status = sc_step_complete(m, handled);
+    sc_plan_track(m);
+    return status;
+}
 
 /* An external event's microstep from the plan `plan` found for it (sc_plan_find). Returns whether
  * a transition was taken. */
