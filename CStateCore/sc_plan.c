@@ -21,7 +21,11 @@
 
 _Static_assert(SC_PLAN_MAX_PATH <= 64, "entry_defaults has one bit per entered state");
 _Static_assert(SC_PLAN_MAX_CANDIDATES <= 8, "group_end has one bit per candidate");
-_Static_assert(sizeof(sc_plan) % sizeof(uint64_t) == 0, "what follows a plan is 8-aligned");
+_Static_assert(sizeof(sc_plan_cache) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
+
+#if SC_PLAN_STATS
+sc_plan_stats sc_plan_counters;
+#endif
 
 /* Whether any transition of the chart has a guard (its plans then carry candidates). */
 static bool chart_has_guards(const sc_chart *c) {
@@ -36,25 +40,25 @@ static uint32_t key_words_for(uint32_t words) {
     return words > 1 && words <= SC_PLAN_MAX_KEY_WORDS ? words : 0;
 }
 
-static size_t candidates_bytes(const sc_chart *c) {
-    return chart_has_guards(c) ? round_up8(sizeof(sc_plan_candidates)) : 0;
+/* The cache's layout for a chart (see sc_plan_cache); returns its bytes. */
+static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
+    const size_t plans = SC_PLAN_SETS * SC_PLAN_WAYS;
+    uint32_t key_words = key_words_for(words);
+    size_t candidates = sizeof(sc_plan_cache);
+    size_t words_at = candidates + (chart_has_guards(c) ? round_up8(plans * sizeof(sc_plan_candidates)) : 0);
+    size_t before = words_at + plans * 2u * key_words * sizeof(uint64_t);
+    if (cache) {
+        cache->key_words = key_words;
+        cache->candidates_offset = chart_has_guards(c) ? (uint32_t)candidates : 0;
+        cache->words_offset = (uint32_t)words_at;
+        cache->before_offset = (uint32_t)before;
+    }
+    return before + key_words * sizeof(uint64_t);
 }
 
-size_t sc_plan_cache_bytes(const sc_chart *c, uint32_t words) {
-    size_t stride = sizeof(sc_plan) + candidates_bytes(c) + 2u * key_words_for(words) * sizeof(uint64_t);
-    return sizeof(sc_plan_cache) + SC_PLAN_SETS * SC_PLAN_WAYS * stride + key_words_for(words) * sizeof(uint64_t);
-}
+size_t sc_plan_cache_bytes(const sc_chart *c, uint32_t words) { return layout(c, words, NULL); }
 
-void sc_plan_init(sc_machine *m) {
-    sc_plan_cache *cache = sc_plan_cache_of(m);
-    cache->key_words = key_words_for(m->words);
-    cache->words_offset = (uint32_t)(sizeof(sc_plan) + candidates_bytes(m->chart));
-    cache->stride = cache->words_offset + 2u * cache->key_words * (uint32_t)sizeof(uint64_t);
-}
-
-#if SC_PLAN_STATS
-sc_plan_stats sc_plan_counters;
-#endif
+void sc_plan_init(sc_machine *m) { layout(m->chart, m->words, sc_plan_cache_of(m)); }
 
 sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_id event) {
     uint32_t first = sc_plan_set(cache->hash, event);
@@ -313,7 +317,7 @@ static void record(sc_machine *m, const before_config *before, uint64_t key, sc_
     sc_plan_cache *cache = sc_plan_cache_of(m);
     sc_plan *slot = slot_for(m, key, event);
     *slot = plan;
-    if (plan.mode == SC_PLAN_GUARDED) *sc_plan_candidates_of(slot) = candidates;
+    if (plan.mode == SC_PLAN_GUARDED) *sc_plan_candidates_of(cache, slot) = candidates;
     if (cache->key_words) {
         memcpy(sc_plan_words(cache, slot), before->bits, cache->key_words * sizeof(uint64_t));
         memcpy(sc_plan_words(cache, slot) + cache->key_words, m->configuration, cache->key_words * sizeof(uint64_t));
@@ -424,7 +428,7 @@ static before_config save_before(sc_machine *m, sc_plan_cache *cache, const uint
 static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_event *event) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     /* Copies: a callback (a guard too) may clear the cache (sc_machine_set_host). */
-    const sc_plan_candidates candidates = *sc_plan_candidates_of(cached);
+    const sc_plan_candidates candidates = *sc_plan_candidates_of(cache, cached);
     const sc_plan_step step = cached->step;
     uint32_t choice = choose(m, &candidates, event);
     if (!choice) {
@@ -453,7 +457,7 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
     /* Kept in the plan's slot if the plan is still there (a callback may have cleared it). */
     if (cached->key == key && cached->event == event->id && cached->mode == SC_PLAN_GUARDED) {
         cached->step = recorded;
-        sc_plan_candidates_of(cached)->choice = choice;
+        sc_plan_candidates_of(cache, cached)->choice = choice;
         if (cache->key_words)
             memcpy(sc_plan_words(cache, cached) + cache->key_words, m->configuration, cache->key_words * sizeof(uint64_t));
     }

@@ -98,23 +98,24 @@ typedef struct sc_plan_candidates {
 } sc_plan_candidates;
 
 /*
- * The cache: SC_PLAN_SETS x SC_PLAN_WAYS slots of `stride` bytes. Each is an sc_plan, then, in
- * machines of charts with guards, its candidates, then, in multi-word machines, the key's words
- * and the words after a MASKS microstep:
+ * The cache: SC_PLAN_SETS x SC_PLAN_WAYS plans, then what some charts need per plan, in arrays
+ * indexed like the plans (so a plan's own size, and the lookup's arithmetic, are fixed):
  *
- *   | sc_plan | sc_plan_candidates (guards) | key[key_words] | next[key_words] |   next slot ...
+ *   | header | plans[16] | candidates[16] (charts with guards) | words[16][2 x key_words] | before |
  *
- * and after the last slot, in multi-word machines, a scratch copy of the configuration before
- * the microstep being recorded.
+ * words[i]: multi-word machines, plan i's key words then the words after its MASKS step;
+ * before: multi-word machines, a scratch copy of the configuration before the microstep being
+ * recorded.
  */
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
     uint32_t hash;              /* sc_plan_hash(key), kept so lookups need not multiply */
     uint32_t clock;             /* picks the way a full set overwrites */
     uint32_t key_words;         /* multi-word plans: the configuration's words; else 0 */
-    uint32_t stride;            /* bytes per slot */
-    uint32_t words_offset;      /* where a slot's key words start */
-    uint32_t reserved;
+    uint32_t candidates_offset; /* bytes from the cache to candidates[0] (0: no guards) */
+    uint32_t words_offset;      /* bytes from the cache to words[0] */
+    uint32_t before_offset;     /* bytes from the cache to before */
+    sc_plan plans[SC_PLAN_SETS * SC_PLAN_WAYS];
 } sc_plan_cache;
 
 /* Test builds count replays (-DSC_PLAN_STATS=1), so the differential tests can show that the
@@ -147,21 +148,24 @@ size_t sc_plan_cache_bytes(const sc_chart *chart, uint32_t words);
 void sc_plan_init(sc_machine *m);
 
 static inline sc_plan *sc_plan_slot(sc_plan_cache *cache, uint32_t index) {
-    return (sc_plan *)(void *)((uint8_t *)(cache + 1) + (size_t)index * cache->stride);
+    return &cache->plans[index];
 }
 
-static inline sc_plan_candidates *sc_plan_candidates_of(const sc_plan *p) {
-    return (sc_plan_candidates *)(void *)(uintptr_t)(p + 1);
+/* The candidates of plan p (charts with guards). */
+static inline sc_plan_candidates *sc_plan_candidates_of(sc_plan_cache *cache, const sc_plan *p) {
+    sc_plan_candidates *all = (sc_plan_candidates *)(void *)((uint8_t *)cache + cache->candidates_offset);
+    return &all[p - cache->plans];
 }
 
-/* The key words (then the next words) kept after a multi-word plan. */
-static inline uint64_t *sc_plan_words(const sc_plan_cache *cache, const sc_plan *p) {
-    return (uint64_t *)(void *)((uintptr_t)p + cache->words_offset);
+/* The key words (then the words after its MASKS step) of plan p (multi-word machines). */
+static inline uint64_t *sc_plan_words(sc_plan_cache *cache, const sc_plan *p) {
+    uint64_t *all = (uint64_t *)(void *)((uint8_t *)cache + cache->words_offset);
+    return all + (size_t)(p - cache->plans) * 2u * cache->key_words;
 }
 
 /* The multi-word scratch: the configuration before the microstep being recorded. */
 static inline uint64_t *sc_plan_before(sc_plan_cache *cache) {
-    return (uint64_t *)(void *)((uint8_t *)(cache + 1) + (size_t)SC_PLAN_SETS * SC_PLAN_WAYS * cache->stride);
+    return (uint64_t *)(void *)((uint8_t *)cache + cache->before_offset);
 }
 
 static inline uint32_t sc_plan_hash(uint64_t key) {
@@ -189,7 +193,7 @@ static inline void sc_plan_track(sc_machine *m) {
 /* Drops every plan (the observers changed, so which microsteps are quiet changed). */
 static inline void sc_plan_forget(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    memset(cache + 1, 0, (size_t)SC_PLAN_SETS * SC_PLAN_WAYS * cache->stride);
+    memset(cache->plans, 0, sizeof cache->plans);
 }
 
 /* The first slot of the set of (key hash, event). */

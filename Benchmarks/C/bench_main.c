@@ -145,9 +145,49 @@ static void print_machine(FILE *tsv) {
     }
 }
 
+/* Issue 14's targets for the C core: the core's median ns per event at most `ratio` times the
+ * table's, measured in the same run; and the turnstile's sc_machine at most 256 bytes with
+ * default options. Filled as the charts run, printed at the end with a verdict each. */
+typedef struct target {
+    const char *chart;
+    double ratio;
+    double measured;            /* core / table; < 0: not run */
+} target;
+
+static target targets[] = {
+    { "turnstile", 1.5, -1 }, { "hierarchical", 1.5, -1 }, { "deep", 1.5, -1 },
+    { "wide", 5.0, -1 }, { "guarded", 5.0, -1 },
+};
+#define MACHINE_BYTES_TARGET 256u
+static size_t turnstile_machine_bytes;
+
+static void note_ratio(const char *chart, double ratio) {
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        if (strcmp(targets[i].chart, chart) == 0) targets[i].measured = ratio;
+}
+
+static void print_verdicts(FILE *tsv) {
+    printf("\nTargets (C core, issue 14; medians of this run; the baseline makes the same guard and action calls)\n");
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        const target *t = &targets[i];
+        if (t->measured < 0) continue;
+        bool met = t->measured <= t->ratio;
+        printf("  %-4s C core, %-12s at most %.1fx the next[][] table: %.2fx\n", met ? "PASS" : "MISS", t->chart,
+               t->ratio, t->measured);
+        if (tsv) fprintf(tsv, "%s.verdict\t%s\n", t->chart, met ? "PASS" : "MISS");
+    }
+    if (turnstile_machine_bytes) {
+        bool met = turnstile_machine_bytes <= MACHINE_BYTES_TARGET;
+        printf("  %-4s sc_machine for the turnstile, default options, at most %u B: %zu B\n", met ? "PASS" : "MISS",
+               MACHINE_BYTES_TARGET, turnstile_machine_bytes);
+        if (tsv) fprintf(tsv, "turnstile.machine_verdict\t%s\n", met ? "PASS" : "MISS");
+    }
+}
+
 static void bench_chart_run(const options *o, const bench_chart *chart, FILE *tsv) {
     const sc_chart *c = chart->chart;
     size_t machine_bytes = sc_machine_size(c, NULL);
+    if (strcmp(chart->name, "turnstile") == 0) turnstile_machine_bytes = machine_bytes;
     cycle cy;
     if (!read_cycle(o->charts, chart, &cy)) {
         printf("%-13s %5u states %6u transitions   machine %zu B   (no event cycle: not dispatched)\n",
@@ -205,6 +245,7 @@ static void bench_chart_run(const options *o, const bench_chart *chart, FILE *ts
         allocations = (double)allocation_counter_calls() / (double)(period * 1000);
     }
     double t = median(table_ns, o->rounds), m = median(core_ns, o->rounds);
+    note_ratio(chart->name, m / t);
     printf("%-13s %8.2f %8.2f %7.1fx %6u %6.2f %7.2f %8.2f %9zu\n", chart->name, t, m, m / t,
            table.configurations, guards, actions_per_event, allocations,
            machine_bytes);
@@ -274,6 +315,7 @@ int main(int argc, char **argv) {
             if (strcmp(only[k], chart->name) == 0) wanted = true;
         if (wanted) bench_chart_run(&o, chart, tsv);
     }
+    print_verdicts(tsv);
     if (tsv) fclose(tsv);
     return 0;
 }
