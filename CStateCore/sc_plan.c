@@ -20,6 +20,7 @@
 #if !SC_CONFIG_NO_PLAN_CACHE
 
 _Static_assert(SC_PLAN_MAX_PATH <= 64, "entry_defaults has one bit per entered state");
+_Static_assert(sizeof(sc_plan) == 48, "a plan is 48 bytes: 16 per machine");
 _Static_assert(SC_PLAN_MAX_CANDIDATES <= 8, "group_end has one bit per candidate");
 _Static_assert(sizeof(sc_plan_cache) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
 
@@ -60,13 +61,16 @@ size_t sc_plan_cache_bytes(const sc_chart *c, uint32_t words) { return layout(c,
 
 void sc_plan_init(sc_machine *m) { layout(m->chart, m->words, sc_plan_cache_of(m)); }
 
+/* Word loops rather than memcmp/memcpy: keys are 2 to SC_PLAN_MAX_KEY_WORDS words. */
 sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_id event) {
-    uint32_t first = sc_plan_set(cache->hash, event);
-    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++) {
+    uint32_t first = sc_plan_set(cache->hash, event), n = cache->key_words;
+    const uint64_t *words = sc_plan_words(cache, sc_plan_slot(cache, first));
+    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++, words += 2u * n) {
         sc_plan *p = sc_plan_slot(cache, first + w);
-        if (p->key != cache->key || p->event != event ||
-            memcmp(sc_plan_words(cache, p), m->configuration, cache->key_words * sizeof(uint64_t)) != 0)
-            continue;
+        if (p->key != cache->key || p->event != event) continue;
+        uint32_t i = 0;
+        while (i < n && words[i] == m->configuration[i]) i++;
+        if (i < n) continue;
         SC_PLAN_COUNT(multiword_replays);
         return p;
     }
@@ -75,7 +79,8 @@ sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_id event) {
 
 void sc_plan_apply_words(sc_machine *m, const sc_plan *p) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    memcpy(m->configuration, sc_plan_words(cache, p) + cache->key_words, cache->key_words * sizeof(uint64_t));
+    const uint64_t *next = sc_plan_words(cache, p) + cache->key_words;
+    for (uint32_t i = 0; i < cache->key_words; i++) m->configuration[i] = next[i];
 }
 
 /* Sets bits [begin, end) of a bit array. */
@@ -194,15 +199,20 @@ static bool walk_step(sc_machine *m, const before_config *before, sc_plan_step *
     for (sc_id s = leaf; s != d; s = c->states[s].parent)
         if (!exit_fits(&c->states[s])) return false;
     bool plain = true;
-    for (sc_id s = leaf; s != d; s = c->states[s].parent)
+    int32_t eventless_change = 0;
+    for (sc_id s = leaf; s != d; s = c->states[s].parent) {
         if (c->states[s].flags & SC_STATE_HAS_INVOKE) plain = false;
+        if (sc_has_eventless(c, s)) eventless_change--;
+    }
     sc_id path[SC_PLAN_MAX_PATH];
     uint32_t n = 0;
     for (sc_id s = next_leaf; s != d; s = c->states[s].parent) {
         if (n == SC_PLAN_MAX_PATH || !entry_fits(&c->states[s])) return false;
         if (c->states[s].flags & SC_STATE_HAS_INVOKE) plain = false;
+        if (sc_has_eventless(c, s)) eventless_change++;
         path[n++] = s;
     }
+    if (eventless_change < INT16_MIN || eventless_change > INT16_MAX) plain = false;
     /* Entered by default, as in masks_step; on a path, "a forced state below s" is "the
      * deepest forced state comes after s in document order". */
     const sc_transition *t = &c->transitions[index];
@@ -222,11 +232,10 @@ static bool walk_step(sc_machine *m, const before_config *before, sc_plan_step *
     step->mode = SC_PLAN_WALK;
     step->next_leaf = next_leaf;
     step->u.walk.leaf = leaf;
-    step->u.walk.entry_count = n;
+    step->u.walk.entry_count = (uint8_t)n;
     step->u.walk.entry_defaults = defaults;
     step->u.walk.plain = plain;
-    step->u.walk.eventless_states = m->eventless_states;
-    step->u.walk.atomic_active = m->atomic_active;
+    step->u.walk.eventless_change = (int16_t)eventless_change;
     return true;
 }
 
@@ -368,8 +377,7 @@ static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) 
         }
     }
     if (plain) {
-        m->eventless_states = p->u.walk.eventless_states;
-        m->atomic_active = p->u.walk.atomic_active;
+        m->eventless_states = (uint32_t)((int32_t)m->eventless_states + p->u.walk.eventless_change);
         m->last_atomic = p->next_leaf;
     }
 }

@@ -54,7 +54,7 @@
 #define SC_PLAN_SETS 4u
 #define SC_PLAN_MAX_PATH 64u
 #define SC_PLAN_MAX_KEY_WORDS 4u    /* multi-word plans: charts of up to 256 states */
-#define SC_PLAN_MAX_CANDIDATES 5u
+#define SC_PLAN_MAX_CANDIDATES 4u
 
 /* In this order: sc_machine_dispatch replays the first two itself, the others need the algorithm. */
 enum { SC_PLAN_UNHANDLED = 1, SC_PLAN_MASKS = 2, SC_PLAN_WALK = 3, SC_PLAN_GUARDED = 4, SC_PLAN_COMPUTE = 5 };
@@ -72,11 +72,12 @@ typedef struct sc_plan_step {
         struct {
             uint64_t entry_defaults;
             sc_id leaf, transition, domain;             /* domain SC_NONE: targetless */
-            uint32_t entry_count;
+            uint8_t entry_count;                        /* at most SC_PLAN_MAX_PATH */
             /* Neither path has a state with invocations: the replay updates the configuration
-             * bit by bit itself, and sets the counters to these at the end. */
-            uint32_t plain;
-            uint32_t eventless_states, atomic_active;
+             * bits itself, and the counters once: one atomic state leaves and one enters, so
+             * only eventless_states changes, by eventless_change. */
+            uint8_t plain;
+            int16_t eventless_change;
         } walk;
     } u;
 } sc_plan_step;
