@@ -34,11 +34,13 @@ enum Loading {
         }
     }
 
-    /// The machine for `path` with its `<log>` output on standard error; for an invalid
-    /// document, prints the errors to standard error and exits with status 2.
+    /// The machine for `path` with its `<log>` output on standard error, after its load warnings;
+    /// for an invalid document, prints the errors (and warnings) to standard error and exits
+    /// with status 2.
     static func runnableMachine(_ path: String, adjust: (inout SCXMLMachine.Options) -> Void = { _ in }) throws -> SCXMLMachine {
         switch machine(path, adjust: adjust) {
         case .success(let machine):
+            for warning in machine.warnings { printError(warning.description) }
             machine.onLog { label, message in printError("log: \(label.map { "\($0): " } ?? "")\(message)") }
             return machine
         case .failure(let error):

@@ -4,7 +4,7 @@ import Foundation
 import Statechart
 import StatechartSCXML
 
-/// `statechart run FILE [--timeout SECONDS] [--allow-dir DIR]`: runs until a top-level final
+/// `statechart run FILE [--timeout SECONDS] [--allow-dir DIR] [--datamodel null|ecmascript] [--strict]`: runs until a top-level final
 /// state or the timeout, then prints `{"finished": true|false, "configuration": [...]}`.
 /// Exit 0 when it finished, 1 on timeout, 2 for an invalid document or invalid arguments.
 struct RunCommand: ParsableCommand {
@@ -36,6 +36,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var access: FileAccessOptions
 
+    @OptionGroup var document: DocumentOptions
+
     func validate() throws {
         guard Self.seconds(timeout) != nil else {
             Loading.printError("Error: --timeout must be a number of seconds from 0 to \(Int(Self.maximumTimeout)) (a year), not '\(timeout)'")
@@ -55,6 +57,7 @@ struct RunCommand: ParsableCommand {
         let machine = try Loading.runnableMachine(file) { options in
             network.apply(to: &options)
             access.apply(to: &options)
+            document.apply(to: &options)
         }
         let deadline = DispatchTime.now() + seconds
         // The wall clock stops work the step bound would stop only much later (slow steps):

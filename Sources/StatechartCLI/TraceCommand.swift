@@ -34,9 +34,12 @@ struct TraceCommand: ParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @OptionGroup var document: DocumentOptions
+
     func run() throws {
         let machine = try Loading.runnableMachine(file) { options in
             network.apply(to: &options)
+            document.apply(to: &options)
             options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
         }
         report(machine, event: nil, error: catching { try machine.machine.startStep() })

@@ -133,8 +133,8 @@ struct CContentWriter {
             let label = node.label.map(CText.literal) ?? "NULL"
             guard let expr = node.expr else { return ["\(prefix)_log(context, \(label), \"\");"] }
             guard let parsed = NullExpression(expr) else {
-                fail(node.sourceLocation, "log", "expr=\"\(expr)\" is not a null-datamodel expression")
-                return []
+                // The text itself, as NullDatamodel.logMessage logs it (the load warned).
+                return ["\(prefix)_log(context, \(label), \(CText.literal(expr)));"]
             }
             if case .literal(let value) = parsed {
                 return ["\(prefix)_log(context, \(label), \(CText.literal(value.scxmlString)));"]

@@ -124,10 +124,10 @@ final class SafetyAndLimitTests: XCTestCase {
             for _ in 2...depth { text += "</state>" }
             return text + "</scxml>"
         }
-        XCTAssertNoThrow(try SCXMLParser.parse(string: nested(256)))
+        XCTAssertNoThrow(try SCXMLParser.parse(string: nested(4_096)))
         assertError(
-            nested(257), line: 257, column: 257, element: "state",
-            "<state> is nested 257 elements deep, more than the limit of 256 (SCXMLParser.Limits.maxDepth)")
+            nested(4_097), line: 4_097, column: 4_097, element: "state",
+            "<state> is nested 4097 elements deep, more than the limit of 4096 (SCXMLParser.Limits.maxDepth)")
         assertError(
             nested(11), line: 11, column: 11, element: "state",
             "<state> is nested 11 elements deep, more than the limit of 10 (SCXMLParser.Limits.maxDepth)",
@@ -136,7 +136,7 @@ final class SafetyAndLimitTests: XCTestCase {
 
     func testStateLimitDefault() {
         XCTAssertEqual(SCXMLParser.Limits.default.maxStates, 100_000)
-        XCTAssertEqual(SCXMLParser.Limits.default.maxDepth, 256)
+        XCTAssertEqual(SCXMLParser.Limits.default.maxDepth, 4_096)
     }
 
     func testManyStatesParseQuickly() throws {

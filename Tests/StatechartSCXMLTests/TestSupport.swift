@@ -6,10 +6,11 @@ let scxmlRoot = #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0""#
 
 /// Parses `text` as `test.scxml`, expecting it to fail, and returns the diagnostics.
 func diagnostics(
-    _ text: String, limits: SCXMLParser.Limits = .default, file: StaticString = #filePath, line: UInt = #line
+    _ text: String, limits: SCXMLParser.Limits = .default, strict: Bool = false, file: StaticString = #filePath,
+    line: UInt = #line
 ) -> [SCXMLDiagnostic] {
     do throws(SCXMLParseError) {
-        _ = try SCXMLParser.parse(string: text, fileName: "test.scxml", limits: limits)
+        _ = try SCXMLParser.parse(string: text, fileName: "test.scxml", limits: limits, strict: strict)
         XCTFail("expected the document to be rejected", file: file, line: line)
         return []
     } catch {
@@ -27,12 +28,13 @@ func assertErrors(
     XCTAssertEqual(found, expected, file: file, line: line)
 }
 
-/// Asserts that `text` is rejected with exactly one diagnostic, at `line:column` on `element`.
+/// Asserts that `text` is rejected with exactly one diagnostic, at `line:column` on `element`
+/// (with `strict`, as a strict parse rejects it).
 func assertError(
     _ text: String, line errorLine: Int, column: Int, element: String, _ message: String,
-    limits: SCXMLParser.Limits = .default, file: StaticString = #filePath, line: UInt = #line
+    limits: SCXMLParser.Limits = .default, strict: Bool = false, file: StaticString = #filePath, line: UInt = #line
 ) {
-    let found = diagnostics(text, limits: limits, file: file, line: line)
+    let found = diagnostics(text, limits: limits, strict: strict, file: file, line: line)
     XCTAssertEqual(found.count, 1, "diagnostics: \(found.map(\.description))", file: file, line: line)
     guard let diagnostic = found.first else { return }
     XCTAssertEqual(diagnostic.description, "test.scxml:\(errorLine):\(column): error: \(message)", file: file, line: line)

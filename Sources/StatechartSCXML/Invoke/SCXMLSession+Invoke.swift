@@ -70,7 +70,8 @@ extension SCXMLSession {
         if let src = invoke.src {
             let (data, url) = try sourceAccess.read(try string(src), baseURL: baseURL)
             do {
-                return (try SCXMLParser.parse(data: data, fileName: url.path, limits: options.parserLimits),
+                return (try SCXMLParser.parse(data: data, fileName: url.path, limits: options.parserLimits,
+                                                  strict: options.strict),
                         url.deletingLastPathComponent())
             } catch {
                 throw SCXMLExecutionError("cannot load the invoked document: \(error)")
@@ -78,7 +79,8 @@ extension SCXMLSession {
         }
         let markup: String
         switch invoke.content?.value {
-        case .inline(.document(let document, _))?:
+        case .inline(.document(var document, _))?:
+            document.nestingDepth = self.document.nestingDepth   // nested inside it, so no deeper
             return (document, baseURL)
         case .inline(let inline)?:
             markup = inline.rawText
@@ -89,7 +91,7 @@ extension SCXMLSession {
         }
         do {
             return (try SCXMLParser.parse(string: markup, fileName: "\(invoke.sourceLocation)<content>",
-                                          limits: options.parserLimits), baseURL)
+                                          limits: options.parserLimits, strict: options.strict), baseURL)
         } catch {
             throw SCXMLExecutionError("the invoked <content> is not an SCXML document: \(error)")
         }

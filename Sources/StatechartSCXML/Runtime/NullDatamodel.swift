@@ -11,7 +11,8 @@ import Statechart
 /// a host function registered on the machine, with literal arguments (`isReady()`,
 /// `quota('disk', 3)`), and value attributes may be literals (`'text'`, `3`, `true`).
 /// Everything else (`<assign>`, `<script>`, `<foreach>`, `<data>`, locations) is rejected when
-/// the document is loaded.
+/// the document is loaded. `<invoke>` works with a literal `type` and `src`, or inline
+/// `<content>`; a `<log expr>` that is not an expression logs its text (with a load warning).
 public final class NullDatamodel: SCXMLDatamodel {
     public static let names = ["null"]
     private unowned let services: SCXMLSessionServices
@@ -38,14 +39,20 @@ public final class NullDatamodel: SCXMLDatamodel {
 
     public static func check(_ document: SCXMLDocument) -> [SCXMLDiagnostic] {
         var problems: [SCXMLDiagnostic] = []
+        // What would make it run: a document that declares no datamodel gets the default one,
+        // which the loader can change.
+        let undeclared = "declare datamodel=\"ecmascript\" on <scxml>, or load it with --datamodel ecmascript "
+            + "(SCXMLMachine.Options.defaultDatamodel): the document declares no datamodel, so it got the null one"
+        let remedy = document.datamodel == nil ? undeclared : "declare datamodel=\"ecmascript\" on <scxml>"
+        let expressionRemedy = document.datamodel == nil ? undeclared : "declare datamodel=\"ecmascript\""
         func reject(_ location: SCXMLSourceLocation, _ element: String, _ what: String) {
             problems.append(SCXMLDiagnostic(location: location, element: element,
-                message: "\(what) is not supported by the null datamodel; declare datamodel=\"ecmascript\" on <scxml>"))
+                message: "\(what) is not supported by the null datamodel; \(remedy)"))
         }
         func expression(_ text: String?, _ location: SCXMLSourceLocation, _ element: String, _ attribute: String) {
             guard let text, NullExpression(text) == nil else { return }
             problems.append(SCXMLDiagnostic(location: location, element: element,
-                message: "\(attribute)=\"\(text)\" is not a null-datamodel expression; use In('state') (combined with !, &&, ||, parentheses, true, false), a host function call or a literal, or declare datamodel=\"ecmascript\""))
+                message: "\(attribute)=\"\(text)\" is not a null-datamodel expression; use In('state') (combined with !, &&, ||, parentheses, true, false), a host function call or a literal, or \(expressionRemedy)"))
         }
         func source(_ value: SCXMLValueSource?, _ location: SCXMLSourceLocation, _ element: String, _ attribute: String) {
             if case .expression(let text)? = value { expression(text, location, element, attribute + "expr") }
@@ -63,7 +70,13 @@ public final class NullDatamodel: SCXMLDatamodel {
                 case .assign(let node): reject(node.sourceLocation, "assign", "<assign>")
                 case .foreach(let node): reject(node.sourceLocation, "foreach", "<foreach>")
                 case .script(let node): reject(node.sourceLocation, "script", "<script>")
-                case .log(let node): expression(node.expr, node.sourceLocation, "log", "expr")
+                case .log(let node):
+                    // Qt and uSCXML log such text as it is: so does logMessage(_:) below.
+                    if let text = node.expr, NullExpression(text) == nil {
+                        problems.append(SCXMLDiagnostic(location: node.sourceLocation, element: "log",
+                            message: "<log expr=\"\(text)\"> is not a null-datamodel expression; it is logged as the text itself, as Qt and uSCXML do (write expr=\"'...'\" to say so)",
+                            severity: .warning))
+                    }
                 case .cancel(let node): source(node.sendID, node.sourceLocation, "cancel", "sendid")
                 case .send(let node):
                     source(node.event, node.sourceLocation, "send", "event")
@@ -80,10 +93,25 @@ public final class NullDatamodel: SCXMLDatamodel {
                 if !done.params.isEmpty { reject(done.sourceLocation, "donedata", "<param>") }
                 if case .expression? = done.content?.value { reject(done.sourceLocation, "content", "<content expr>") }
             case .invoke(let invoke):
-                reject(invoke.sourceLocation, "invoke", "<invoke>")
+                // An invoke with a literal type and src, or inline <content>, needs no
+                // expressions: only the parts that read or write data are refused.
+                source(invoke.type, invoke.sourceLocation, "invoke", "type")
+                source(invoke.src, invoke.sourceLocation, "invoke", "src")
+                if case .location? = invoke.id { reject(invoke.sourceLocation, "invoke", "idlocation") }
+                if !invoke.namelist.isEmpty { reject(invoke.sourceLocation, "invoke", "namelist") }
+                if !invoke.params.isEmpty { reject(invoke.sourceLocation, "invoke", "<param>") }
+                if case .expression? = invoke.content?.value { reject(invoke.sourceLocation, "content", "<content expr>") }
             }
         }
         return problems
+    }
+
+    /// The text of `<log expr>`: the expression's value, or, for text that is no null-datamodel
+    /// expression (`expr="Door opened"`), the text itself, as Qt and uSCXML log it (``check(_:)``
+    /// warns of it when the document is loaded).
+    public func logMessage(_ expression: String) throws -> String {
+        guard NullExpression(expression) != nil else { return expression }
+        return try evaluateString(expression)
     }
 
     public func initialize(_ data: [SCXMLData]) throws {

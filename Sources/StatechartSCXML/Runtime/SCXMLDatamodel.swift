@@ -80,6 +80,9 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     /// `<invoke><content expr>`), with the language's own string conversion. By default
     /// ``evaluate(_:)``'s value rendered as text.
     func evaluateString(_ expression: String) throws -> String
+    /// The message of `<log expr>`. By default ``evaluateString(_:)``; the null datamodel logs
+    /// text that is no expression as it is, as Qt and uSCXML do.
+    func logMessage(_ expression: String) throws -> String
     /// `<assign>`.
     func assign(_ location: String, _ value: SCXMLAssign.Value?) throws
     /// Stores `value` at `location` (`idlocation`, `<foreach item>`).
@@ -104,6 +107,11 @@ extension SCXMLDatamodel {
     /// arrays joined with commas, objects as `[object Object]`.
     public func evaluateString(_ expression: String) throws -> String {
         try evaluate(expression).scxmlString
+    }
+
+    /// ``evaluateString(_:)``.
+    public func logMessage(_ expression: String) throws -> String {
+        try evaluateString(expression)
     }
 
     /// Iterates ``items(of:)``, storing each item (and its index) with ``store(_:at:)``.

@@ -37,8 +37,28 @@ public final class SCXMLMachine: @unchecked Sendable {
 
     /// How to load and run a document.
     public struct Options: Sendable {
-        /// Datamodels that documents may declare; the first one serves documents that declare none.
+        /// Datamodels that documents may declare; ``defaultDatamodel`` (or else the first one)
+        /// serves documents that declare none.
         public var datamodels: [any SCXMLDatamodel.Type] = [NullDatamodel.self]
+        /// The datamodel of documents without a `datamodel` attribute, by name (`"null"`,
+        /// `"ecmascript"`); one of ``datamodels``. `nil`, the default, means the first of
+        /// ``datamodels``. The spec leaves the default to the platform: Qt's and uSCXML's charts
+        /// assume the null datamodel, SCION's and XState's ECMAScript.
+        ///
+        /// ```swift
+        /// var options = SCXMLMachine.Options.withECMAScript
+        /// options.defaultDatamodel = "ecmascript"     // charts written for SCION
+        /// ```
+        public var defaultDatamodel: String?
+        /// Refuse, as errors, what other tools write that breaks a rule of SCXML but has one
+        /// obvious meaning (docs/COMPATIBILITY.md). By default such a document loads with that
+        /// meaning, and the problem is listed in ``SCXMLMachine/warnings``.
+        ///
+        /// ```swift
+        /// var options = SCXMLMachine.Options()
+        /// options.strict = true   // a <history> without a default <transition> is an error
+        /// ```
+        public var strict = false
         /// Bounds of the underlying machine (queue sizes, runaway limit).
         public var machine = MachineOptions()
         /// Limits the parser enforces (size, nesting, number of states).
@@ -133,6 +153,15 @@ public final class SCXMLMachine: @unchecked Sendable {
 
     /// The parsed document.
     public let document: SCXMLDocument
+    /// What the document gets wrong but was loaded anyway, with the meaning it was given
+    /// (`file:line:column: warning: ...`, in document order; docs/COMPATIBILITY.md). Always
+    /// empty with ``Options/strict``.
+    ///
+    /// ```swift
+    /// let machine = try SCXMLMachine(contentsOf: url)
+    /// machine.warnings.forEach { print($0) }
+    /// ```
+    public let warnings: [SCXMLDiagnostic]
     /// The machine running it; use it for observers and configuration queries.
     public let machine: Machine
     /// This session's id (`_sessionid`).
@@ -152,13 +181,13 @@ public final class SCXMLMachine: @unchecked Sendable {
     /// Loads the document at `url`; `file:` references resolve against its folder, and `src`
     /// files must lie inside it unless ``Options/sourceDirectory`` names another folder.
     public convenience init(contentsOf url: URL, options: Options = Options()) throws {
-        let document: SCXMLDocument
+        let data: Data
         do {
-            document = try SCXMLParser.parse(contentsOf: url, limits: options.parserLimits)
+            data = try SCXMLParser.readDocument(contentsOf: url, limits: options.parserLimits)
         } catch {
             throw SCXMLLoadError(diagnostics: error.diagnostics)
         }
-        try self.init(document: document, baseURL: url.deletingLastPathComponent(), options: options)
+        try self.init(data: data, fileName: url.path, baseURL: url.deletingLastPathComponent(), options: options)
     }
 
     /// Loads a document from a string; `fileName` appears in diagnostics. Without `baseURL` (or
@@ -171,11 +200,15 @@ public final class SCXMLMachine: @unchecked Sendable {
     /// Loads a document from memory; `fileName` appears in diagnostics.
     public convenience init(data: Data, fileName: String = "<data>", baseURL: URL? = nil,
                             options: Options = Options()) throws {
-        let document: SCXMLDocument
-        do {
-            document = try SCXMLParser.parse(data: data, fileName: fileName, limits: options.parserLimits)
-        } catch {
-            throw SCXMLLoadError(diagnostics: error.diagnostics)
+        let parsed = SCXMLParser.collect(data: data, fileName: fileName, limits: options.parserLimits,
+                                         strict: options.strict)
+        guard let document = parsed.document, !parsed.diagnostics.contains(where: \.isError) else {
+            // Every error at once: the datamodel's too, when the parser could build a model.
+            var diagnostics = parsed.diagnostics
+            if let partial = parsed.document, let datamodel = try? Self.datamodelType(of: partial, options: options) {
+                diagnostics += Self.check(partial, with: datamodel, options: options)
+            }
+            throw SCXMLLoadError(diagnostics: SCXMLParser.sorted(diagnostics))
         }
         try self.init(document: document, baseURL: baseURL, options: options)
     }
@@ -191,19 +224,31 @@ public final class SCXMLMachine: @unchecked Sendable {
     init(document: SCXMLDocument, baseURL: URL?, options: Options, parent: SCXMLSession.ParentLink?,
          invokeValues: [String: DataValue]) throws {
         self.document = document
-        let declared = document.datamodel
-        guard let datamodelType = declared.map({ name in options.datamodels.first { $0.names.contains(name) } })
-            ?? options.datamodels.first else {
-            let available = options.datamodels.flatMap { $0.names }.joined(separator: ", ")
-            throw SCXMLLoadError(diagnostics: [SCXMLDiagnostic(location: document.sourceLocation, element: "scxml",
-                message: "datamodel \"\(declared ?? "")\" is not available (available: \(available)); link StatechartECMAScript and pass ECMAScriptDatamodel.self in SCXMLMachine.Options.datamodels for \"ecmascript\"")])
-        }
-        let problems = datamodelType.check(document)
-        if !problems.isEmpty { throw SCXMLLoadError(diagnostics: problems.sorted { $0.location < $1.location }) }
+        let datamodelType = try Self.datamodelType(of: document, options: options)
+        // The passes below recurse as deep as the document nests.
+        let depth = document.nestingDepth
         // The folder `src` may read from is the top document's, also for the documents it invokes.
         let parentSession = parent?.session
         let access = parentSession?.sourceAccess ?? SourceAccess(options: options, baseURL: baseURL)
-        let scripts = try Self.loadScripts(of: document, baseURL: baseURL, access: access)
+        // The datamodel's problems and the scripts that cannot be loaded, reported together.
+        var diagnostics = document.warnings
+        var scripts: [String: String] = [:]
+        NestingStack.run(depth: depth) {
+            diagnostics += Self.check(document, with: datamodelType, options: options)
+            do {
+                scripts = try Self.loadScripts(of: document, baseURL: baseURL, access: access)
+            } catch let error as SCXMLLoadError {
+                // One error per element: a <script> the datamodel refuses need not load too.
+                let refused = Set(diagnostics.filter(\.isError).map(\.location))
+                diagnostics += error.diagnostics.filter { !refused.contains($0.location) }
+            } catch {
+                preconditionFailure("loadScripts throws only SCXMLLoadError")
+            }
+        }
+        if options.strict { diagnostics = diagnostics.map(\.asError) }
+        diagnostics = SCXMLParser.sorted(diagnostics)
+        if diagnostics.contains(where: \.isError) { throw SCXMLLoadError(diagnostics: diagnostics) }
+        warnings = diagnostics
 
         session = SCXMLSession(document: document, baseURL: baseURL, sessionID: Self.sessionCounter.next(),
                                options: options, parent: parent, invokeValues: invokeValues, sourceAccess: access,
@@ -212,7 +257,8 @@ public final class SCXMLMachine: @unchecked Sendable {
         session.preloaded = scripts
         let chart: CompiledChart
         do {
-            chart = try CompiledChart(SCXMLChartBuilder(session: session).chart())
+            let session = self.session
+            chart = try NestingStack.run(depth: depth) { try CompiledChart(SCXMLChartBuilder(session: session).chart()) }
         } catch let error as ChartCompilationError {
             throw SCXMLLoadError(diagnostics: error.errors.map { error in
                 let location = error.location.map { SCXMLSourceLocation(file: $0.file, line: $0.line, column: $0.column) }
@@ -357,9 +403,40 @@ public final class SCXMLMachine: @unchecked Sendable {
 }
 
 extension SCXMLMachine {
+    /// The datamodel that runs `document`: the one it declares, or ``Options/defaultDatamodel``.
+    static func datamodelType(of document: SCXMLDocument, options: Options) throws -> any SCXMLDatamodel.Type {
+        let available = options.datamodels.flatMap { $0.names }.joined(separator: ", ")
+        if let declared = document.datamodel {
+            guard let type = options.datamodels.first(where: { $0.names.contains(declared) }) else {
+                throw SCXMLLoadError(diagnostics: [SCXMLDiagnostic(location: document.sourceLocation, element: "scxml",
+                    message: "datamodel \"\(declared)\" is not available (available: \(available)); link StatechartECMAScript and pass ECMAScriptDatamodel.self in SCXMLMachine.Options.datamodels for \"ecmascript\"")])
+            }
+            return type
+        }
+        guard let name = options.defaultDatamodel else {
+            guard let first = options.datamodels.first else {
+                throw SCXMLLoadError(diagnostics: [SCXMLDiagnostic(location: document.sourceLocation, element: "scxml",
+                    message: "no datamodel is available (SCXMLMachine.Options.datamodels is empty)")])
+            }
+            return first
+        }
+        guard let type = options.datamodels.first(where: { $0.names.contains(name) }) else {
+            throw SCXMLLoadError(diagnostics: [SCXMLDiagnostic(location: document.sourceLocation, element: "scxml",
+                message: "the document declares no datamodel and the default, \"\(name)\" (SCXMLMachine.Options.defaultDatamodel), is not available (available: \(available))")])
+        }
+        return type
+    }
+
+    /// What `datamodel` finds in `document`: errors, and warnings (errors when strict).
+    static func check(_ document: SCXMLDocument, with datamodel: any SCXMLDatamodel.Type,
+                      options: Options) -> [SCXMLDiagnostic] {
+        let problems = datamodel.check(document)
+        return options.strict ? problems.map(\.asError) : problems
+    }
+
     /// The text of every `<script src>`, by URI; a script that cannot be loaded rejects the
     /// document (SCXML 5.8, W3C test 301).
-    static func loadScripts(of document: SCXMLDocument, baseURL: URL?, access: SourceAccess) throws -> [String: String] {
+    static func loadScripts(of document: SCXMLDocument, baseURL: URL?, access: SourceAccess) throws(SCXMLLoadError) -> [String: String] {
         var sources: [(String, SCXMLSourceLocation)] = []
         SCXMLDocumentWalker.visit(document) { item in
             switch item {

@@ -43,7 +43,7 @@ extension SCXMLSession {
                 for inner in node.actions { try execute(inner, ctx: ctx) }
             }
         case .log(let node):
-            let message = try node.expr.map { try datamodel.evaluateString($0) } ?? ""
+            let message = try node.expr.map { try datamodel.logMessage($0) } ?? ""
             log(node.label, message)
         case .assign(let node):
             try datamodel.assign(node.location, node.value)

@@ -27,6 +27,13 @@ public struct SCXMLDocument: Sendable, Hashable {
     public var script: SCXMLScript?
     /// The top-level `<state>`, `<parallel>` and `<final>` children, in document order.
     public var states: [SCXMLState]
+    /// What the document gets wrong but loads anyway, with the meaning it was given (a
+    /// `<history>` without a default transition, ...; docs/COMPATIBILITY.md), in document order.
+    /// Empty for a document parsed strictly: there these are errors.
+    public var warnings: [SCXMLDiagnostic] = []
+    /// How deep the document's elements nest (the root is 1), as the parser found it; 0 when
+    /// unknown (a document built in code). Passes over the model recurse this deep.
+    package var nestingDepth = 0
 
     /// Creates a document.
     public init(

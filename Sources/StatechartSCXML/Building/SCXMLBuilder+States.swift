@@ -1,0 +1,261 @@
+// Building <scxml>, <state>, <parallel>, <final>, <history>, <transition> and <initial>.
+
+extension SCXMLBuilder {
+    mutating func buildDocument(_ element: Element) -> SCXMLDocument {
+        let values = attributes(of: element, allowed: Self.documentAttributes)
+        let version = values[.version]
+        let initial = values[.initial]
+        var document = SCXMLDocument(
+            sourceLocation: location(element), name: values[.name], version: version ?? "1.0",
+            initial: Self.tokens(initial), datamodel: values[.datamodel])
+        if let version {
+            if version != "1.0" {
+                report(element, "<scxml> has version '\(version)'; SCXML 1.0 documents must have version=\"1.0\"")
+            }
+        } else {
+            report(element, "<scxml> is missing the required attribute 'version'; add version=\"1.0\"")
+        }
+        if let binding = values[.binding] {
+            if let value = SCXMLBinding(rawValue: binding) {
+                document.binding = value
+            } else {
+                report(element, "<scxml> has binding '\(binding)'; expected 'early' or 'late'")
+            }
+        }
+        if initial != nil && document.initial.isEmpty {
+            report(element, "<scxml> has an empty 'initial' attribute; name a state or remove the attribute")
+        }
+        var seenDatamodel = false
+        var seenScript = false
+        let children = scxmlChildren(of: element)
+        document.states.reserveCapacity(children.count)
+        for index in children {
+            let child = child(index)
+            switch tree.code(child) {
+            case .state, .parallel, .final:
+                document.states.append(buildState(child))
+            case .datamodel:
+                if once(child, in: element, seen: &seenDatamodel) {
+                    document.datamodelElement = buildDataModel(child)
+                }
+            case .script:
+                let script = buildScript(child)
+                if once(child, in: element, seen: &seenScript) { document.script = script }
+            default:
+                misplaced(child, in: element, allowed: Self.documentChildren)
+            }
+        }
+        pop(children)
+        return document
+    }
+
+    mutating func buildState(_ element: Element) -> SCXMLState {
+        let kind: SCXMLState.Kind
+        switch tree.code(element) {
+        case .parallel: kind = .parallel
+        case .final: kind = .final
+        case .history: kind = .history
+        default: kind = .state
+        }
+        stateCount += 1
+        if stateCount == limits.maxStates + 1 {
+            report(
+                element,
+                "the document has more than \(limits.maxStates) states, the limit "
+                    + "(SCXMLParser.Limits.maxStates); split the document or raise the limit")
+        }
+        let allowedAttributes: SCXMLNameList
+        let allowedChildren: SCXMLNameList
+        switch kind {
+        case .state:
+            allowedAttributes = Self.stateAttributes
+            allowedChildren = Self.stateChildren
+        case .parallel:
+            allowedAttributes = Self.parallelAttributes
+            allowedChildren = Self.parallelChildren
+        case .final:
+            allowedAttributes = Self.finalAttributes
+            allowedChildren = Self.finalChildren
+        case .history:
+            allowedAttributes = Self.historyAttributes
+            allowedChildren = Self.historyChildren
+        }
+        let values = attributes(of: element, allowed: allowedAttributes)
+        let id = values[.id]
+        let initial = tokens(values, .initial)
+        var state = SCXMLState(
+            kind: kind, id: id ?? "", isGeneratedID: id == nil, sourceLocation: location(element),
+            initial: initial.tokens)
+        if let id, !NameSyntax.isXMLID(id) {
+            report(
+                element,
+                "<\(tree.localName(element))> has the id '\(id)', which is not an XML ID; a state id starts with a letter "
+                    + "or '_', followed by letters, digits, '.', '-' or '_' (such as 's1')")
+        }
+        if initial.present && state.initial.isEmpty {
+            report(element, "\(describe(element)) has an empty 'initial' attribute; name a child state or remove the attribute")
+        }
+        if kind == .history {
+            state.historyType = .shallow
+            if let type = values[.type] {
+                if let value = SCXMLHistoryType(rawValue: type) {
+                    state.historyType = value
+                } else {
+                    report(element, "<history> has type '\(type)'; expected 'shallow' or 'deep'")
+                }
+            }
+        }
+
+        var seenInitial = false
+        var seenDatamodel = false
+        var seenDonedata = false
+        var transitionCount = 0
+        let children = scxmlChildren(of: element)
+        if children.count > 1 {
+            // Most children are transitions or states: size those arrays once.
+            var transitions = 0
+            var states = 0
+            for index in children {
+                switch tree.code(child(index)) {
+                case .transition: transitions += 1
+                case .state, .parallel, .final, .history: states += 1
+                default: break
+                }
+            }
+            if transitions > 1 && kind != .history { state.transitions.reserveCapacity(transitions) }
+            if states > 1 { state.children.reserveCapacity(states) }
+        }
+        for index in children {
+            let child = child(index)
+            let name = tree.code(child)
+            guard allowedChildren.contains(name) else {
+                misplaced(child, in: element, allowed: allowedChildren)
+                continue
+            }
+            switch name {
+            case .onentry:
+                state.onEntry.append(buildBlock(child))
+            case .onexit:
+                state.onExit.append(buildBlock(child))
+            case .transition:
+                transitionCount += 1
+                let role: TransitionRole = kind == .history ? .history : .state
+                if kind != .history || transitionCount == 1 {
+                    state.transitions.append(buildTransition(child, role: role))
+                } else {
+                    _ = buildTransition(child, role: role)
+                }
+            case .initial:
+                let initial = buildInitial(child)
+                if once(child, in: element, seen: &seenInitial) { state.initialElement = initial }
+            case .state, .parallel, .final, .history:
+                state.children.append(buildState(child))
+            case .datamodel:
+                let datamodel = buildDataModel(child)
+                if once(child, in: element, seen: &seenDatamodel) { state.datamodelElement = datamodel }
+            case .invoke:
+                state.invokes.append(buildInvoke(child))
+            case .donedata:
+                let doneData = buildDoneData(child)
+                if once(child, in: element, seen: &seenDonedata) { state.doneData = doneData }
+            default:
+                misplaced(child, in: element, allowed: allowedChildren)
+            }
+        }
+        pop(children)
+        if kind == .history {
+            if transitionCount == 0 {
+                // Qt Creator writes these; the validator gives it the parent's initial state(s).
+                warn(
+                    element,
+                    "\(describe(element)) has no <transition> giving its default history configuration; it enters "
+                        + "the parent's initial state, as Qt does (SCXML requires the <transition>)")
+            } else if transitionCount > 1 {
+                report(
+                    element,
+                    "\(describe(element)) can have only one <transition> (its default history "
+                        + "configuration); found \(transitionCount)")
+            }
+        }
+        return state
+    }
+
+    // MARK: - Transitions
+
+    enum TransitionRole {
+        case state, initial, history
+    }
+
+    @inline(__always)
+    mutating func buildTransition(_ element: Element, role: TransitionRole) -> SCXMLTransition {
+        let values = attributes(of: element, allowed: Self.transitionAttributes)
+        let events = tokens(values, .event)
+        for descriptor in events.tokens where !NameSyntax.isEventDescriptor(descriptor) {
+            report(
+                element,
+                "<transition> has the event descriptor '\(descriptor)'; a descriptor is an event name (tokens of letters, "
+                    + "digits, '_', '-' or ':' joined by single dots, such as 'door.open'), optionally ending in '.*', or '*'")
+        }
+        let cond = values[.cond]
+        let targets = tokens(values, .target).tokens
+        var type = SCXMLTransitionType.external
+        if let text = values[.type] {
+            if let value = SCXMLTransitionType(rawValue: text) {
+                type = value
+            } else {
+                report(element, "<transition> has type '\(text)'; expected 'internal' or 'external'")
+            }
+        }
+        switch role {
+        case .state:
+            if events.tokens.isEmpty && cond == nil && targets.isEmpty {
+                report(element, "<transition> needs at least one of 'event', 'cond' or 'target'")
+            }
+        case .initial, .history:
+            let owner = role == .initial ? "<initial>" : "<history>"
+            let purpose =
+                role == .initial
+                ? "it is taken unconditionally when the parent state is entered"
+                : "it gives the default history configuration"
+            if events.present {
+                report(element, "the <transition> of \(owner) cannot have an 'event' attribute: \(purpose)")
+            }
+            if cond != nil {
+                report(element, "the <transition> of \(owner) cannot have a 'cond' attribute: \(purpose)")
+            }
+            if targets.isEmpty {
+                report(
+                    element,
+                    "the <transition> of \(owner) needs a 'target' naming the default "
+                        + (role == .initial ? "initial state(s)" : "history state(s)"))
+            }
+        }
+        let actions = tree.nodes[Int(element)].firstChild < 0 ? [] : buildActions(in: element)
+        return SCXMLTransition(
+            sourceLocation: location(element), events: events.tokens, cond: cond, targets: targets, type: type,
+            actions: actions)
+    }
+
+    mutating func buildInitial(_ element: Element) -> SCXMLInitial? {
+        _ = attributes(of: element, allowed: Self.noNames)
+        var transitions: [SCXMLTransition] = []
+        let children = scxmlChildren(of: element)
+        for index in children {
+            let child = child(index)
+            if tree.code(child) == .transition {
+                transitions.append(buildTransition(child, role: .initial))
+            } else {
+                misplaced(child, in: element, allowed: Self.transitionChildren)
+            }
+        }
+        pop(children)
+        guard let first = transitions.first else {
+            report(element, "<initial> needs exactly one <transition> naming the default initial state(s); found none")
+            return nil
+        }
+        if transitions.count > 1 {
+            report(element, "<initial> needs exactly one <transition>; found \(transitions.count)")
+        }
+        return SCXMLInitial(sourceLocation: location(element), transition: first)
+    }
+}
