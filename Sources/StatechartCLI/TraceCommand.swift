@@ -3,7 +3,7 @@ import Foundation
 import Statechart
 import StatechartSCXML
 
-/// `statechart trace FILE`: events from standard input, one per line (`NAME` or `NAME {json}`);
+/// `statechart trace FILE [--allow-dir DIR] [--verbose]`: events from standard input, one per line (`NAME` or `NAME {json}`);
 /// after start-up and after each input event's macrostep, one line
 /// `{"event": ..., "configuration": [...]}` on standard output, flushed at once.
 ///
@@ -25,7 +25,17 @@ struct TraceCommand: ParsableCommand {
             is read. Delayed <send>s run in virtual time that does not advance: they stay pending, so a \
             trace does not depend on how fast input arrives. A halted machine keeps reporting the \
             configuration it halted in. Exit status: 0 at end of input, 1 if a line was not valid UTF-8, \
-            2 for an invalid document.
+            2 for an invalid document or invalid arguments.
+
+            --verbose: before each macrostep's line (and for the macrosteps of events the chart sent to \
+            itself, after they run), one JSON line per microstep, numbered through the whole trace: \
+            {"microstep": N, "event": "NAME" or null (eventless, or start-up's entry), "transitions": \
+            [{"source": "ID", "targets": ["ID", ...]}, ...], "exited": [...], "entered": [...] (in the \
+            order they happened), "raised": ["NAME", ...] (<raise>), "sent": [{"event": "NAME", "target": \
+            "URI" or null (the session itself), "delay": SECONDS}, ...] (<send>), "errors": [{"event": \
+            "error.execution", "message": "..."}, ...] (error events raised because content failed)}. \
+            An event that enabled no transition prints {"unhandled": "NAME"}; a macrostep that stopped \
+            (runaway, a full queue) prints {"error": "MESSAGE"} after its microsteps.
             """
     )
 
@@ -34,16 +44,25 @@ struct TraceCommand: ParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @OptionGroup var access: FileAccessOptions
+
     @OptionGroup var document: DocumentOptions
+
+    @Flag(help: "Also print each microstep as a JSON line: event, transitions, states exited and entered, events raised and sent, errors.")
+    var verbose = false
+
+    func validate() throws { try access.check() }
 
     func run() throws {
         let machine = try Loading.runnableMachine(file) { options in
             network.apply(to: &options)
+            access.apply(to: &options)
             document.apply(to: &options)
             options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
         }
-        report(machine, event: nil, error: catching { try machine.machine.startStep() })
-        runQueued(machine)
+        let recorder = verbose ? MicrostepRecorder(machine) : nil
+        report(machine, event: nil, error: catching { try machine.machine.startStep() }, recorder: recorder)
+        runQueued(machine, recorder: recorder)
         var number = 0
         var rejected = false
         while let bytes = Self.readLine() {
@@ -59,8 +78,8 @@ struct TraceCommand: ParsableCommand {
                 data = DataValue(json: json)
                 if data == nil { Loading.printError("trace: '\(json)' is not JSON; event '\(name)' sent without data") }
             }
-            report(machine, event: name, error: catching { try step(machine, name, data) })
-            runQueued(machine)
+            report(machine, event: name, error: catching { try step(machine, name, data) }, recorder: recorder)
+            runQueued(machine, recorder: recorder)
         }
         if rejected { throw ExitCode(1) }
     }
@@ -94,10 +113,18 @@ struct TraceCommand: ParsableCommand {
         }
     }
 
-    private func runQueued(_ machine: SCXMLMachine) {
-        if let error = catching({ try machine.machine.processQueuedEvents() }) {
-            Loading.printError("trace: \(error)")
-        }
+    private func runQueued(_ machine: SCXMLMachine, recorder: MicrostepRecorder?) {
+        let error = catching { try machine.machine.processQueuedEvents() }
+        if let error { Loading.printError("trace: \(error)") }
+        emitMicrosteps(recorder, error: error)
+    }
+
+    /// With `--verbose`, the microsteps recorded since the last call, then the error that
+    /// stopped the macrostep, if any.
+    private func emitMicrosteps(_ recorder: MicrostepRecorder?, error: Error?) {
+        guard let recorder else { return }
+        for line in recorder.takeLines() { emit(line) }
+        if let error { emit("{\"error\": \(DataValue.quote("\(error)"))}") }
     }
 
     private func step(_ machine: SCXMLMachine, _ name: String, _ data: DataValue?) throws {
@@ -109,8 +136,9 @@ struct TraceCommand: ParsableCommand {
         return nil
     }
 
-    private func report(_ machine: SCXMLMachine, event: String?, error: Error?) {
+    private func report(_ machine: SCXMLMachine, event: String?, error: Error?, recorder: MicrostepRecorder?) {
         if let error { Loading.printError("trace: \(error)") }
+        emitMicrosteps(recorder, error: error)
         let eventText = event.map { DataValue.quote($0) } ?? "null"
         emit("{\"event\": \(eventText), \"configuration\": \(Loading.jsonList(machine.configuration))}")
     }

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Hostile or mistaken input to `statechart run` and `validate`: timeouts that are not finite
+/// Hostile or mistaken input to `statechart run`, `validate`, `trace` and `generate c`: timeouts that are not finite
 /// numbers, files that are directories, FIFOs or huge, charts that never stop working, and
 /// `src` files outside the document's folder (`--allow-dir`).
 final class CLIInputTests: XCTestCase {
@@ -154,5 +154,58 @@ final class CLIInputTests: XCTestCase {
         ])
         let allowed = try CLI.run(["validate", file, "--allow-dir", folder.path])
         XCTAssertEqual(allowed.status, 0, allowed.stdout)
+    }
+
+    /// `trace` takes `--allow-dir` as `run` and `validate` do (before, only the document's
+    /// own folder could be read from, whatever was asked).
+    func testTraceReadsSrcFilesOnlyFromTheAllowedFolder() throws {
+        _ = try write("secret.txt", "SECRET-CONTENTS")
+        let file = try write("charts/reader.scxml", """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="s">
+              <datamodel><data id="d" src="../secret.txt"/></datamodel>
+              <state id="s">
+                <transition cond="d === 'SECRET-CONTENTS'" target="read"/>
+                <transition event="error.execution" target="refused"/>
+              </state>
+              <final id="read"/><final id="refused"/>
+            </scxml>
+            """)
+        let refused = try CLI.run(["trace", file])
+        XCTAssertEqual(refused.lines, [#"{"event": null, "configuration": ["refused"]}"#])
+        let allowed = try CLI.run(["trace", file, "--allow-dir", folder.path])
+        XCTAssertEqual(allowed.status, 0, allowed.stderr)
+        XCTAssertEqual(allowed.lines, [#"{"event": null, "configuration": ["read"]}"#])
+        let missing = try CLI.run(["trace", file, "--allow-dir", folder.path + "/nope"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.stdout, "")
+        XCTAssertEqual(missing.stderr, "Error: --allow-dir '\(folder.path)/nope' is not a folder\n")
+    }
+
+    /// `generate c` reads its input through the same bounded reader as the other commands
+    /// (before, `Data(contentsOf:)` read a 1 GiB file whole and blocked on a FIFO).
+    func testGenerateRefusesHugeFilesFIFOsAndDirectoriesBeforeReading() throws {
+        let huge = folder.appendingPathComponent("huge.scxml")
+        XCTAssertTrue(FileManager.default.createFile(atPath: huge.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let output = folder.appendingPathComponent("out").path
+        let big = try CLI.run(["generate", "c", huge.path, "-o", output])
+        XCTAssertEqual(big.status, 2)
+        XCTAssertEqual(big.stderr, "\(huge.path):1:1: error: the document is 1073741824 bytes, more than the limit of 16777216 bytes (SCXMLParser.Limits.maxDocumentSize)\n")
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        XCTAssertLessThan(usage.ru_maxrss, 512 * 1024, "a child used \(usage.ru_maxrss) KiB")
+
+        let fifo = folder.appendingPathComponent("chart.scxml").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let pipe = try CLI.run(["generate", "c", fifo, "-o", output])
+        XCTAssertEqual(pipe.status, 2)
+        XCTAssertEqual(pipe.stderr, "\(fifo):1:1: error: cannot read the file: \(fifo) is not a regular file (a FIFO, socket or device)\n")
+
+        let directory = try CLI.run(["generate", "c", folder.path + "/charts", "-o", output])
+        XCTAssertEqual(directory.status, 2)
+        XCTAssertEqual(directory.stderr, "\(folder.path)/charts:1:1: error: cannot read the file: \(folder.path)/charts is a directory\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output), "nothing is written")
     }
 }

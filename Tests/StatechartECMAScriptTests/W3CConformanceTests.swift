@@ -48,11 +48,13 @@ final class W3CConformanceTests: XCTestCase {
     }
 }
 
-/// The suite beside the repository (CI clones it there too).
+/// The W3C suite at `../shared/w3c-scxml` from the repository root (CI lays it there too), as in
+/// every test target.
 enum W3CSuite {
-    static let folder = URL(fileURLWithPath: #filePath)
+    /// The repository root: three folders up from this file (`Tests/StatechartECMAScriptTests/`).
+    static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/w3c-scxml")
+    static let folder = repository.appendingPathComponent("../shared/w3c-scxml").standardizedFileURL
 
     /// `"403"` for `test403b`.
     static func id(_ test: String) -> String { String(test.dropFirst(4).prefix { $0.isNumber }) }

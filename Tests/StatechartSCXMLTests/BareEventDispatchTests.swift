@@ -144,6 +144,33 @@ final class BareEventDispatchTests: XCTestCase {
         XCTAssertEqual(otherLogs.all, ["other coin", "other coin"])
     }
 
+    func testANameResolvedForAFreedChartIsNotTakenForANewChartsEvent() throws {
+        // Two documents of the same shape give their one event the same id. A name resolved
+        // against the first, once its machine and chart are gone, is sent to the second, which
+        // may well be allocated at the freed chart's address: it must be sent by name ("zz",
+        // unknown there), never by the id that means "aa" in the second chart.
+        func load(_ event: String) throws -> SCXMLMachine {
+            try SCXMLMachine(
+                string: """
+                    \(scxmlRoot) datamodel="null" initial="s">
+                      <state id="s"><transition event="\(event)" target="t"/></state>
+                      <state id="t"/>
+                    </scxml>
+                    """, fileName: "\(event).scxml")
+        }
+        for _ in 0..<50 {
+            var first: SCXMLMachine? = try load("zz")
+            let stale = first!.event(named: "zz")
+            first = nil
+            let second = try load("aa")
+            try second.start()
+            XCTAssertEqual(try second.send(stale), .unhandled)
+            XCTAssertEqual(second.configuration, ["s"])
+            XCTAssertEqual(try second.send(second.event(named: "aa")), .handled)
+            XCTAssertEqual(second.configuration, ["t"])
+        }
+    }
+
     // MARK: - Observers and hooks installed late
 
     func testObserversAndTheLogHookInstalledAfterStartReport() throws {

@@ -1,11 +1,14 @@
 import Foundation
 import StatechartSCXML
 
-/// The W3C suite in `../shared/w3c-scxml`, beside the repository (CI clones it there too).
+/// The W3C suite at `../shared/w3c-scxml` from the repository root (CI lays it there too): the one
+/// convention of every test target (the CLI tests run the tool in the repository root and name
+/// `../shared/...`).
 enum Conformance {
-    static let suite = URL(fileURLWithPath: #filePath)
+    /// The repository root: three folders up from this file (`Tests/StatechartSCXMLTests/`).
+    static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/w3c-scxml")
+    static let suite = repository.appendingPathComponent("../shared/w3c-scxml").standardizedFileURL
 
     static var manifest: Manifest {
         (try? Manifest(contentsOf: suite.appendingPathComponent("manifest.tsv"))) ?? Manifest()

@@ -314,6 +314,46 @@ final class StateReferenceErrorTests: XCTestCase {
                 + "<state id='s'>, which is not a <parallel>")
     }
 
+    func testATargetInsideAnotherTargetIsRefusedByTheParserAsByTheMachine() {
+        // Issue 15: the validator used to let an ancestor/descendant pair through, and only
+        // SCXMLMachine (the compiler) refused it. Both now apply one rule.
+        let text = """
+            \(scxmlRoot) datamodel="null">
+              <state id="s">
+                <transition event="e" target="p c"/>
+              </state>
+              <state id="p">
+                <state id="c"/>
+              </state>
+            </scxml>
+            """
+        assertError(
+            text, line: 3, column: 5, element: "transition",
+            "transition targets 'p' and 'c' cannot both be named: 'c' is inside 'p', and entering 'c' enters "
+                + "'p' too; name only 'c'")
+        // Inner first: the same pair, named the other way round.
+        assertError(
+            text.replacingOccurrences(of: "target=\"p c\"", with: "target=\"c p\""), line: 3, column: 5,
+            element: "transition",
+            "transition targets 'c' and 'p' cannot both be named: 'c' is inside 'p', and entering 'c' enters "
+                + "'p' too; name only 'c'")
+        XCTAssertThrowsError(try SCXMLMachine(string: text, fileName: "test.scxml"))
+    }
+
+    func testTheSameTargetTwiceIsRefused() {
+        let text = """
+            \(scxmlRoot) datamodel="null">
+              <parallel id="p">
+                <state id="a"><transition event="e" target="b b"/></state>
+                <state id="b"/>
+              </parallel>
+            </scxml>
+            """
+        assertError(
+            text, line: 3, column: 19, element: "transition", "transition targets name 'b' twice; name each state once")
+        XCTAssertThrowsError(try SCXMLMachine(string: text, fileName: "test.scxml"))
+    }
+
     func testInitialStatesInDifferentTopLevelStates() {
         let text = """
             \(scxmlRoot) initial="a b">

@@ -178,25 +178,15 @@ struct ChartCompiler {
         targetPool[t.targetStart..<(t.targetStart + t.targetCount)].contains { isHistory(Int($0)) }
     }
 
-    func lowestCommonAncestor(_ a: Int, _ b: Int) -> Int {
-        var a = a, b = b
-        while nodes[a].depth > nodes[b].depth { a = nodes[a].parent }
-        while nodes[b].depth > nodes[a].depth { b = nodes[b].parent }
-        while a != b { a = nodes[a].parent; b = nodes[b].parent }
-        return a
-    }
-
-    /// Several targets form a legal configuration only when no target contains another and each
-    /// pair meets at a parallel state (they lie in different regions).
+    /// The first pair of the targets `targetPool[start..<start + count]` that cannot be active
+    /// together (``TargetSetRule``, which the SCXML validator applies too).
     func conflictingTargets(_ start: Int, _ count: Int) -> (Int, Int)? {
-        for i in start..<(start + count) {
-            for j in (i + 1)..<(start + count) {
-                let a = Int(targetPool[i]), b = Int(targetPool[j])
-                if a == b || isDescendant(a, of: b) || isDescendant(b, of: a) { return (a, b) }
-                if nodes[lowestCommonAncestor(a, b)].kind != SC_PARALLEL { return (a, b) }
-            }
-        }
-        return nil
+        guard count > 1 else { return nil }
+        let targets = targetPool[start..<(start + count)].map { Int($0) }
+        return TargetSetRule.firstConflict(
+            in: targets, parent: { nodes[$0].parent }, lastDescendant: { nodes[$0].lastDescendant },
+            isParallel: { nodes[$0].kind == SC_PARALLEL }
+        ).map { ($0.first, $0.second) }
     }
 
     // MARK: - Errors
@@ -250,20 +240,6 @@ struct ChartCompiler {
     static func describe(_ t: TransitionDefinition, number: Int) -> String {
         let on = t.events.isEmpty ? "eventless" : "on '\(t.events.joined(separator: " "))'"
         return " transition #\(number) (\(on))"
-    }
-
-    /// The descriptors written in `events`: each entry may hold several, separated by whitespace.
-    static func descriptorTexts(_ events: [String]) -> [String] {
-        var result: [String] = []
-        result.reserveCapacity(events.count)
-        for text in events {
-            if isSingleDescriptor(text) {
-                if !text.isEmpty { result.append(text) }
-            } else {
-                result += text.split(whereSeparator: \.isWhitespace).map(String.init)
-            }
-        }
-        return result
     }
 
     /// Names are nearly always ASCII without whitespace: one descriptor, no Character walk.
@@ -451,57 +427,31 @@ struct ChartCompiler {
 /// Results computed for an array, found again by the array's storage (compared for equality, so a
 /// storage address reused by another array cannot give a wrong answer).
 struct StorageMemo<Element: Equatable> {
-    private var keys: [UInt] = []
+    /// Entries by their array's storage address (`HashIndex`, the address being its own hash).
+    private var index = HashIndex()
     private var entries: [(array: [Element], range: Range<Int>)] = []
-    private var slots: [Int32] = []
-    private var mask = 0
 
     @inline(__always)
-    private static func key(_ array: [Element]) -> UInt? {
+    private static func key(_ array: [Element]) -> UInt64? {
         guard !array.isEmpty else { return nil }
-        return array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        return array.withUnsafeBufferPointer { UInt64(UInt(bitPattern: $0.baseAddress)) }
     }
-
-    @inline(__always)
-    private func slot(_ key: UInt) -> Int { Int(truncatingIfNeeded: (key >> 3) &* 0x9E37_79B9_7F4A_7C15 >> 40) & mask }
 
     /// The range stored for `array`, if any.
     func find(_ array: [Element]) -> Range<Int>? {
-        guard !slots.isEmpty, let key = Self.key(array) else { return nil }
-        var index = slot(key)
-        while true {
-            let entry = slots[index]
-            if entry < 0 { return nil }
-            if keys[index] == key {
-                let stored = entries[Int(entry)]
-                return stored.array == array ? stored.range : nil
-            }
-            index = (index + 1) & mask
-        }
+        guard let key = Self.key(array), let entry = index.find(key, where: { _ in true }) else { return nil }
+        let stored = entries[entry]
+        return stored.array == array ? stored.range : nil
     }
 
     /// Stores `range` for `array` (replacing an entry for the same storage).
     mutating func insert(_ array: [Element], _ range: Range<Int>) {
         guard let key = Self.key(array) else { return }
-        if (entries.count + 1) * 2 > slots.count { grow() }
-        var index = slot(key)
-        while slots[index] >= 0 && keys[index] != key { index = (index + 1) & mask }
-        slots[index] = Int32(entries.count)
-        keys[index] = key
-        entries.append((array, range))
-    }
-
-    private mutating func grow() {
-        let capacity = max(64, slots.count * 2)
-        keys = Array(repeating: 0, count: capacity)
-        slots = Array(repeating: -1, count: capacity)
-        mask = capacity - 1
-        for (position, entry) in entries.enumerated() {
-            guard let key = Self.key(entry.array) else { continue }
-            var index = slot(key)
-            while slots[index] >= 0 { index = (index + 1) & mask }
-            slots[index] = Int32(position)
-            keys[index] = key
+        if let entry = index.find(key, where: { _ in true }) {
+            entries[entry] = (array, range)
+        } else {
+            index.insert(key, entry: entries.count)
+            entries.append((array, range))
         }
     }
 }

@@ -3,8 +3,8 @@ import CStateCore
 /// Interned event names. Every prefix of a name ("a", "a.b" for "a.b.c") is interned before
 /// the name itself, so the core matches descriptors by walking ids, never strings.
 ///
-/// Names are found at run time (every `send` of a name) through a small open-addressing table
-/// keyed by their UTF-8 bytes: a name of at most 7 bytes is its own key (its bytes and its
+/// Names are found at run time (every `send` of a name) through the package's hash table
+/// (`HashIndex`) keyed by their UTF-8 bytes: a name of at most 7 bytes is its own key (its bytes and its
 /// length in one word, so one comparison decides), a longer one is keyed by a hash of its bytes
 /// and compared byte by byte. No `Hasher`, no allocation. A name found there is byte for byte
 /// an interned one. A miss is final only when both the name and every interned name are ASCII
@@ -15,12 +15,8 @@ struct EventTable: Sendable {
     private(set) var prefixes: [UInt32] = []
     private var ids: [String: UInt32] = [:]
 
-    /// Open addressing, a power of two at least twice the number of names: the key of the
-    /// name whose id is in `slotIDs` at the same index (`UInt32.max`: empty).
-    private var slotKeys: [UInt64] = Array(repeating: 0, count: 16)
-    private var slotIDs: [UInt32] = Array(repeating: .max, count: 16)
-    /// `64 - log2(slot count)`: a key's slot is the high bits of its multiplicative hash.
-    private var shift: UInt64 = 60
+    /// The names by key (``key(_:count:)``); an entry is the name's id.
+    private var slots = HashIndex()
     /// The UTF-8 bytes of the names longer than 7 bytes, one after another; name `i` starts at
     /// `starts[i]` and ends where name `i + 1` starts (short names take no bytes).
     private var longBytes: [UInt8] = []
@@ -51,14 +47,7 @@ struct EventTable: Sendable {
         let bytes = Array(name.utf8)
         if bytes.count > Self.shortLength { longBytes.append(contentsOf: bytes) }
         starts.append(UInt32(longBytes.count))
-        if names.count * 2 > slotIDs.count {
-            slotKeys = Array(repeating: 0, count: slotIDs.count * 2)
-            slotIDs = Array(repeating: .max, count: slotKeys.count)
-            shift -= 1
-            for other in names.indices { insert(Array(names[other].utf8), id: UInt32(other)) }
-        } else {
-            insert(bytes, id: id)
-        }
+        slots.insert(bytes.withUnsafeBufferPointer { Self.key($0.baseAddress, count: $0.count) }, entry: Int(id))
         return id
     }
 
@@ -101,9 +90,7 @@ struct EventTable: Sendable {
             }
             return word | UInt64(count) &<< 56
         }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for i in 0..<count { hash = (hash ^ UInt64(bytes[i])) &* 0x100_0000_01B3 }   // FNV-1a
-        return hash | 0xFF &<< 56
+        return HashIndex.hash(bytes: UnsafeBufferPointer(start: bytes, count: count)) | 0xFF &<< 56
     }
 
     /// The id of `name` when the table finds it byte for byte (the common case of ``lookup(_:)``
@@ -123,20 +110,9 @@ struct EventTable: Sendable {
     @inline(__always)
     private func find(_ bytes: UnsafePointer<UInt8>?, count: Int) -> UInt32? {
         let key = Self.key(bytes, count: count)
-        return slotIDs.withUnsafeBufferPointer { ids in
-            slotKeys.withUnsafeBufferPointer { keys in
-                let mask = ids.count - 1
-                var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
-                while true {
-                    let id = ids[i]
-                    if id == .max { return nil }
-                    if keys[i] == key && (count <= Self.shortLength || matches(Int(id), bytes!, count: count)) {
-                        return id
-                    }
-                    i = (i &+ 1) & mask
-                }
-            }
-        }
+        // A short name's key is the name itself: equal keys decide.
+        let entry = slots.find(key) { count <= Self.shortLength || matches($0, bytes!, count: count) }
+        return entry.map { UInt32(truncatingIfNeeded: $0) }
     }
 
     /// Whether long name `id` is the `count` bytes at `bytes`.
@@ -161,15 +137,6 @@ struct EventTable: Sendable {
             }
         }
         return (UInt32(SC_EVENT_UNKNOWN), false)
-    }
-
-    private mutating func insert(_ bytes: [UInt8], id: UInt32) {
-        let key = bytes.withUnsafeBufferPointer { Self.key($0.baseAddress, count: $0.count) }
-        let mask = slotIDs.count - 1
-        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
-        while slotIDs[i] != .max { i = (i + 1) & mask }
-        slotKeys[i] = key
-        slotIDs[i] = id
     }
 
     /// `lookup` by `String` equality (Unicode canonical equivalence).

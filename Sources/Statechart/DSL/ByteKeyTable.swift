@@ -4,8 +4,8 @@
 /// string work.
 ///
 /// A value of at most one byte indexes a 256-entry array directly; values of two to eight
-/// bytes go through a small open-addressing table (multiplicative hash, linear probing, load
-/// at most one half). Only values the chart registered are present; a miss (`UInt32.max`)
+/// bytes go through the package's hash table (`HashIndex`), keyed by the value's bytes as one
+/// word (so equal words decide). Only values the chart registered are present; a miss (`UInt32.max`)
 /// sends the caller down the general path, which is always correct. Equal bytes imply equal
 /// values for the trivially copyable types the table accepts, so a hit is never wrong.
 @usableFromInline
@@ -14,19 +14,17 @@ struct ByteKeyTable: Sendable {
     @usableFromInline let keySize: Int
     /// keySize <= 1: id by byte value.
     @usableFromInline let direct: [UInt32]
-    /// keySize > 1: open-addressing slots; `values[i] == UInt32.max` marks an empty slot.
-    @usableFromInline let keys: [UInt64]
-    @usableFromInline let values: [UInt32]
-    @usableFromInline let shift: UInt64
+    /// keySize > 1: the values' bytes; an entry is a position in `ids`.
+    @usableFromInline let index: HashIndex
+    @usableFromInline let ids: [UInt32]
 
-    static let disabled = ByteKeyTable(keySize: -1, direct: [], keys: [], values: [], shift: 0)
+    static let disabled = ByteKeyTable(keySize: -1, direct: [], index: HashIndex(), ids: [])
 
-    private init(keySize: Int, direct: [UInt32], keys: [UInt64], values: [UInt32], shift: UInt64) {
+    private init(keySize: Int, direct: [UInt32], index: HashIndex, ids: [UInt32]) {
         self.keySize = keySize
         self.direct = direct
-        self.keys = keys
-        self.values = values
-        self.shift = shift
+        self.index = index
+        self.ids = ids
     }
 
     /// A table of `entries` keyed by the bytes of `Key`, or ``disabled`` when `Key` is not
@@ -41,22 +39,20 @@ struct ByteKeyTable: Sendable {
         if size <= 1 {
             var direct = [UInt32](repeating: .max, count: 256)
             for (key, id) in raw { direct[Int(key)] = id }
-            self.init(keySize: size, direct: direct, keys: [], values: [], shift: 0)
+            self.init(keySize: size, direct: direct, index: HashIndex(), ids: [])
             return
         }
-        var bits: UInt64 = 1
-        while (1 << bits) < max(2 * raw.count, 2) { bits += 1 }
-        let capacity = 1 << Int(bits)
-        var keys = [UInt64](repeating: 0, count: capacity)
-        var values = [UInt32](repeating: .max, count: capacity)
-        let shift = 64 - bits
+        var index = HashIndex(capacity: raw.count)
+        var ids: [UInt32] = []
         for (key, id) in raw {
-            var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-            while values[i] != .max && keys[i] != key { i = (i + 1) & (capacity - 1) }
-            keys[i] = key
-            values[i] = id
+            if let known = index.find(key, where: { _ in true }) {
+                ids[known] = id     // the last registration of a value wins
+            } else {
+                index.insert(key, entry: ids.count)
+                ids.append(id)
+            }
         }
-        self.init(keySize: size, direct: [], keys: keys, values: values, shift: shift)
+        self.init(keySize: size, direct: [], index: index, ids: ids)
     }
 
     @inlinable @inline(__always)
@@ -78,12 +74,7 @@ struct ByteKeyTable: Sendable {
         guard keySize >= 0 else { return .max }
         let key = Self.bytes(of: value)
         if keySize <= 1 { return direct[Int(truncatingIfNeeded: key)] }
-        let mask = keys.count - 1
-        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-        while true {
-            let id = values[i]
-            if id == .max || keys[i] == key { return id }
-            i = (i + 1) & mask
-        }
+        guard let entry = index.find(key, where: { _ in true }) else { return .max }
+        return ids[entry]
     }
 }

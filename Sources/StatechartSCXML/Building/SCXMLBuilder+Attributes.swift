@@ -39,17 +39,14 @@ extension SCXMLBuilder {
         let start = Int(record.valueStart), count = Int(record.valueCount)
         if count == 0 { return ([], true) }
         // ASCII without separators or "\r" (nearly every value): one token, maybe seen before.
-        // The same pass hashes the bytes for the cache.
         let base = tree.bytes.baseAddress! + start
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         var index = 0
         while index < count {
             let byte = base[index]
             if byte >= 0x80 || byte <= 0x20 { break }
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
             index += 1
         }
-        if index == count { return (tokenCache.tokens(base, count: count, hash: hash), true) }
+        if index == count { return (tokenCache.tokens(base, count: count), true) }
         return (Self.tokens(tree.attributeValue(attribute)), true)
     }
 

@@ -75,11 +75,11 @@ struct SCXMLChartBuilder {
         }
         // Each <onentry>/<onexit> element is its own block: an error stops only that block.
         for block in s.onEntry {
-            entry.append { ctx in session.run(block.actions, ctx: ctx) }
+            entry.append { ctx in session.run(block.actions, ctx: ctx, origin: .onEntry(s.id)) }
         }
         definition.onEntry = entry
         for block in s.onExit {
-            definition.onExit.append { ctx in session.run(block.actions, ctx: ctx) }
+            definition.onExit.append { ctx in session.run(block.actions, ctx: ctx, origin: .onExit(s.id)) }
         }
         if s.kind == .final && topLevelIDs.contains(s.id) {
             // exitInterpreter: a top-level final's done data goes to the invoking session.

@@ -225,8 +225,9 @@ public final class SCXMLMachine: @unchecked Sendable {
          invokeValues: [String: DataValue]) throws {
         self.document = document
         let datamodelType = try Self.datamodelType(of: document, options: options)
-        // The passes below recurse as deep as the document nests.
-        let depth = document.nestingDepth
+        // The passes below recurse as deep as the document nests (for a document built in code,
+        // as deep as its states nest).
+        let depth = document.nestingDepth > 0 ? document.nestingDepth : Self.stateDepth(of: document)
         // The folder `src` may read from is the top document's, also for the documents it invokes.
         let parentSession = parent?.session
         let access = parentSession?.sourceAccess ?? SourceAccess(options: options, baseURL: baseURL)
@@ -395,6 +396,18 @@ public final class SCXMLMachine: @unchecked Sendable {
         session.setHooks { $0.send = handler }
     }
 
+    /// Calls `handler` for each event this document's executable content raises (`<raise>`) or
+    /// sends (`<send>`, once accepted for delivery or scheduled), and each error event the
+    /// runtime raises because content failed, in the order they happen, with the machine held
+    /// (from the microstep that ran the content). Sessions it invokes do not report here.
+    ///
+    /// ```swift
+    /// machine.onOutgoingEvent { event in print(event.name, event.kind) }
+    /// ```
+    public func onOutgoingEvent(_ handler: @escaping @Sendable (SCXMLOutgoingEvent) -> Void) {
+        session.setHooks { $0.outgoing = handler }
+    }
+
     /// Calls `observer` each time a state (by its id) is entered or exited.
     @discardableResult
     public func onStateChange(_ observer: @escaping @Sendable (_ state: String, _ entered: Bool) -> Void) -> ObserverToken {
@@ -425,6 +438,19 @@ extension SCXMLMachine {
                 message: "the document declares no datamodel and the default, \"\(name)\" (SCXMLMachine.Options.defaultDatamodel), is not available (available: \(available))")])
         }
         return type
+    }
+
+    /// How deep the states of `document` nest (the root is 1), found without recursion.
+    static func stateDepth(of document: SCXMLDocument) -> Int {
+        var deepest = 1
+        var pending: [(states: [SCXMLState], depth: Int)] = [(document.states, 2)]
+        while let (states, depth) = pending.popLast() {
+            for state in states {
+                deepest = max(deepest, depth)
+                if !state.children.isEmpty { pending.append((state.children, depth + 1)) }
+            }
+        }
+        return deepest
     }
 
     /// What `datamodel` finds in `document`: errors, and warnings (errors when strict).
@@ -493,9 +519,10 @@ extension SCXMLMachine {
         /// The name's interned id in `chart`'s events, when the document mentions the name
         /// exactly.
         @usableFromInline let id: UInt32?
-        @usableFromInline let chart: ObjectIdentifier
+        /// The chart `id` belongs to (never reused, unlike the chart's address).
+        @usableFromInline let chart: ChartIdentity
 
-        init(name: String, id: UInt32?, chart: ObjectIdentifier) {
+        init(name: String, id: UInt32?, chart: ChartIdentity) {
             self.name = name
             self.id = id
             self.chart = chart
@@ -514,7 +541,7 @@ extension SCXMLMachine {
     /// - Complexity: one lookup of the name; sending the result needs none when the document
     ///   mentions the name exactly (as a transition's event descriptor or a prefix of one).
     public func event(named name: String) -> EventName {
-        EventName(name: name, id: machine.internedEventID(name), chart: ObjectIdentifier(machine.chart))
+        EventName(name: name, id: machine.internedEventID(name), chart: machine.chart.identity)
     }
 
     /// Sends a resolved event name without data, like ``send(_:data:)`` with its name.
@@ -525,7 +552,7 @@ extension SCXMLMachine {
     /// ```
     @inlinable @discardableResult
     public func send(_ event: EventName) throws -> SendOutcome {
-        if let id = event.id, event.chart == ObjectIdentifier(machine.chart) {
+        if let id = event.id, event.chart == machine.chart.identity {
             return try machine.send(coreEventID: id, flags: SCXMLEvent.bareExternalFlag)
         }
         return try send(event.name)

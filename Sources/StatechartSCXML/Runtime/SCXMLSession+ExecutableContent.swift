@@ -4,7 +4,10 @@ import Statechart
 /// `error.execution` (or the `<send>` error) and skips the rest of the block (4.9).
 extension SCXMLSession {
     /// Runs one block of executable content; an error stops the block and raises error.execution.
-    func run(_ actions: [SCXMLExecutable], ctx: ActionContext) {
+    func run(_ actions: [SCXMLExecutable], ctx: ActionContext, origin: SCXMLOutgoingEvent.Origin? = nil) {
+        // Which block runs, for the outgoing-event hook (``reportOutgoing(_:)``).
+        contentOrigin = origin
+        defer { contentOrigin = nil }
         prepare(ctx)
         do {
             for action in actions { try execute(action, ctx: ctx) }
@@ -25,6 +28,7 @@ extension SCXMLSession {
     private func execute(_ action: SCXMLExecutable, ctx: ActionContext) throws {
         switch action {
         case .raise(let node):
+            reportOutgoing(SCXMLOutgoingEvent(name: node.event, kind: .raised, origin: contentOrigin))
             ctx.raise(Event(node.event, payload: SCXMLEvent(name: node.event, type: .internal)))
         case .if(let node):
             for branch in node.branches {

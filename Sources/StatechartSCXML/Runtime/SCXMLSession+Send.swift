@@ -55,6 +55,8 @@ extension SCXMLSession {
         } else {
             try deliver(event, to: target, type: type, ctx: ctx, immediate: false)
         }
+        reportOutgoing(SCXMLOutgoingEvent(name: name, kind: .sent(target: target, type: type, delay: delay),
+                                          origin: contentOrigin))
     }
 
     private func isOwnSession(_ target: String?) -> Bool {

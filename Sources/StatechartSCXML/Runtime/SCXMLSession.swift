@@ -61,6 +61,8 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         var log: (@Sendable (_ label: String?, _ message: String) -> Void)?
         /// Delivers an event to a target outside this machine; false when the target is unknown.
         var send: (@Sendable (_ event: SCXMLEvent, _ target: String, _ type: String?) -> Bool)?
+        /// Told of each event the content raises or sends (``SCXMLMachine/onOutgoingEvent(_:)``).
+        var outgoing: (@Sendable (SCXMLOutgoingEvent) -> Void)?
     }
     /// Read them with `hooks.withLock`; change them with ``setHooks(_:)`` only.
     let hooks = Mutex(Hooks())
@@ -69,6 +71,10 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     private let hooksVersion = Atomic<UInt>(0)
     @exclusivity(unchecked) private var logCopy: (@Sendable (_ label: String?, _ message: String) -> Void)?
     @exclusivity(unchecked) private var logCopyVersion = UInt.max
+    @exclusivity(unchecked) private var outgoingCopy: (@Sendable (SCXMLOutgoingEvent) -> Void)?
+    @exclusivity(unchecked) private var outgoingCopyVersion = UInt.max
+    /// The `<onentry>`/`<onexit>` whose content runs, for ``reportOutgoing(_:)``.
+    @exclusivity(unchecked) var contentOrigin: SCXMLOutgoingEvent.Origin?
 
     /// Changes the hooks (any thread).
     func setHooks(_ change: (inout Hooks) -> Void) {
@@ -89,6 +95,20 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
             logCopyVersion = version
         }
         logCopy?(label, message)
+    }
+
+    /// Tells the outgoing-event hook, if any, of an event the content raised or sent; with
+    /// the machine held, as ``log(_:_:)``. The event is only made when someone listens.
+    @inline(__always)
+    func reportOutgoing(_ event: @autoclosure () -> SCXMLOutgoingEvent) {
+        let version = hooksVersion.load(ordering: .acquiring)
+        if version != outgoingCopyVersion {
+            var handler: (@Sendable (SCXMLOutgoingEvent) -> Void)?
+            hooks.withLock { handler = $0.outgoing }
+            outgoingCopy = handler
+            outgoingCopyVersion = version
+        }
+        if let outgoingCopy { outgoingCopy(event()) }
     }
 
     /// Whether the machine's external-event gate (``admit(_:)``) is installed. It is installed
@@ -226,6 +246,7 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     // MARK: - Errors and events
 
     func raiseError(_ name: String, _ message: String, ctx: ActionContext, sendID: String? = nil) {
+        reportOutgoing(SCXMLOutgoingEvent(name: name, kind: .error(message: message), origin: contentOrigin))
         ctx.raise(Event(name, payload: SCXMLEvent(name: name, type: .platform, sendID: sendID, data: .string(message))))
     }
 

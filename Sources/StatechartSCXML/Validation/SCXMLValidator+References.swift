@@ -1,3 +1,5 @@
+import Statechart
+
 // Resolving state ids, reporting unknown ones, and the containment and "active together" rules
 // between the states they name.
 
@@ -67,44 +69,41 @@ extension SCXMLValidator {
         return result
     }
 
-    /// Reports two states that cannot be in the configuration together: neither contains the
-    /// other, and the nearest state containing both is not a `<parallel>`.
+    /// Reports the first two targets that cannot be in the configuration together, by the rule
+    /// the compiler applies (`TargetSetRule`): the same state twice, one inside the other, or
+    /// two states whose nearest common ancestor is not a `<parallel>`.
     mutating func checkEnterableTogether(
         _ targets: [(id: String, index: Int)], what: String, at location: SCXMLSourceLocation, element: String
     ) {
         guard targets.count > 1 else { return }
-        for first in targets.indices {
-            for second in targets.indices where second > first {
-                let a = targets[first]
-                let b = targets[second]
-                if a.index == b.index || isDescendant(a.index, of: b.index) || isDescendant(b.index, of: a.index) {
-                    continue
-                }
-                let common = nearestCommonAncestor(a.index, b.index)
-                if let common, kinds[common] == .parallel { continue }
-                let container = common.map { describe($0) } ?? "<scxml>"
-                report(
-                    location, element,
-                    "\(what) '\(a.id)' and '\(b.id)' cannot be active at the same time: they are in different "
-                        + "children of \(container), which is not a <parallel>")
-                return
-            }
+        let found = TargetSetRule.firstConflict(
+            in: targets.map(\.index), parent: { Int(parents[$0]) }, lastDescendant: { Int(lastDescendants[$0]) },
+            isParallel: { kinds[$0] == .parallel })
+        guard let (first, second, conflict) = found else { return }
+        let a = targets.first { $0.index == first }!.id
+        let b = targets.last { $0.index == second }!.id
+        let message: String
+        switch conflict {
+        case .same:
+            message = "\(what) name '\(a)' twice; name each state once"
+        case .nested(let firstIsInner):
+            let (outer, inner) = firstIsInner ? (b, a) : (a, b)
+            message =
+                "\(what) '\(a)' and '\(b)' cannot both be named: '\(inner)' is inside '\(outer)', and entering "
+                + "'\(inner)' enters '\(outer)' too; name only '\(inner)'"
+        case .separate(let common):
+            let container = common.map { describe($0) } ?? "<scxml>"
+            message =
+                "\(what) '\(a)' and '\(b)' cannot be active at the same time: they are in different "
+                + "children of \(container), which is not a <parallel>"
         }
+        report(location, element, message)
     }
 
     /// `true` when `index` is a proper descendant of `ancestor`.
     @inline(__always)
     func isDescendant(_ index: Int, of ancestor: Int) -> Bool {
         index > ancestor && index <= Int(lastDescendants[ancestor])
-    }
-
-    func nearestCommonAncestor(_ a: Int, _ b: Int) -> Int? {
-        var current = Int(parents[a])
-        while current >= 0 {
-            if isDescendant(b, of: current) { return current }
-            current = Int(parents[current])
-        }
-        return nil
     }
 
     /// `<state id='s1'>`, or `<state>` for a state whose id was generated.

@@ -26,7 +26,7 @@ struct SCXMLValidator {
     var lastDescendants: [Int32] = []
     var hasChildStates: [Bool] = []
     /// The first state with each id (user-written or generated).
-    var indexByID = IDTable()
+    var indexByID = StateIDTable()
     var generatedCount = 0
     var nestedDocuments = 0
     /// `<history>` states without a default transition (the builder warned of each).

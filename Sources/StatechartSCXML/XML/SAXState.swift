@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import Statechart
 
 // Everything one libxml2 parse collects, written by the SAX2 callbacks (LibXML2Reader+Callbacks):
 // the tree being built, interned names, libxml2's errors.
@@ -50,7 +51,11 @@ struct SAXState {
     var sawDoctype = false
     var hasDocument = false
     var contextFailed = false
-    var pointers = PointerTable()
+    /// libxml2's interned strings (names, prefixes and namespace URIs live in the parser's
+    /// dictionary or its namespace table) by address, so each distinct one is converted once per
+    /// document: an entry is a position in `pointerStrings`, which holds the string's index.
+    var pointers = HashIndex()
+    var pointerStrings: [Int32] = []
     var stringIndex: [String: Int32] = [:]
 
     /// `raw`: the document's bytes when they are plain UTF-8 (else positions come from SourceScanner).
@@ -78,8 +83,8 @@ struct SAXState {
     /// The index in the tree's strings of the NUL-terminated string at `pointer`.
     @inline(__always)
     mutating func intern(_ pointer: UnsafePointer<xmlChar>) -> Int32 {
-        let key = UInt(bitPattern: pointer)
-        if let known = pointers.find(key) { return known }
+        let key = UInt64(UInt(bitPattern: pointer))
+        if let known = pointers.find(key, where: { _ in true }) { return pointerStrings[known] }
         let value = String(cString: pointer)
         let index: Int32
         if let existing = stringIndex[value] {
@@ -90,7 +95,8 @@ struct SAXState {
             stringIndex[value] = index
             if value == SCXMLDocument.namespace { tree.scxmlNamespace = index }
         }
-        pointers.insert(key, index)
+        pointers.insert(key, entry: pointerStrings.count)
+        pointerStrings.append(index)
         return index
     }
 

@@ -88,7 +88,19 @@ final class SharedListTests: XCTestCase {
         let chart = try CompiledChart(ChartDefinition(name: "c", states: [
             StateDefinition("a", transitions: [TransitionDefinition(on: "go", to: "b")]), StateDefinition("b"),
         ]))
-        XCTAssertGreaterThan(sc_machine_size(chart.tables, nil), 0)
+        let size = sc_machine_size(chart.tables, nil)
+        // A block of exactly that size takes the machine; one 8-byte word less does not.
+        var host = sc_host()
+        let block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { block.deallocate() }
+        var laidOut: OpaquePointer? = nil
+        XCTAssertEqual(sc_machine_init(&laidOut, block, size, chart.tables, &host, nil), SC_OK)
+        XCTAssertEqual(UnsafeMutableRawPointer(laidOut), block)
+        XCTAssertEqual(sc_machine_init(&laidOut, block, size - 8, chart.tables, &host, nil), SC_ERR_NO_MEMORY)
+        XCTAssertNil(laidOut)
+        // The internal queue's slots are part of the block: 8 more slots, 8 more events' bytes.
+        var larger = sc_options(internal_queue_capacity: 16, external_queue_capacity: 0, max_steps: 0)
+        XCTAssertEqual(sc_machine_size(chart.tables, &larger), size + 8 * MemoryLayout<sc_event>.size)
         let machine = Machine(chart)
         try machine.start()
         try machine.send("go")
