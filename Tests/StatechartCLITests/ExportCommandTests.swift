@@ -228,6 +228,40 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertTrue(unknown.stderr.contains("Unknown option '--colour'"), unknown.stderr)
     }
 
+    /// A chart from another tool that loads with a warning (a Qt history without a default
+    /// transition): export prints the warning and writes the default the loader gave it (the
+    /// parent's initial state), so the SCXML written is strictly valid.
+    func testAWarningIsPrintedAndTheExportIsStrict() throws {
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="a">
+              <state id="a" initial="a1">
+                <history id="h"/>
+                <state id="a1"/>
+              </state>
+            </scxml>
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["export", file, "--format", "scxml"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.hasPrefix("\(file):3:5: warning: "), result.stderr)
+        XCTAssertEqual(result.stdout, """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="a">
+              <state id="a" initial="a1">
+                <history id="h" type="shallow">
+                  <transition target="a1"/>
+                </history>
+                <state id="a1"/>
+              </state>
+            </scxml>
+
+            """)
+        let output = folder.appendingPathComponent("strict.scxml").path
+        try result.stdout.write(toFile: output, atomically: true, encoding: .utf8)
+        let strict = try CLI.run(["validate", "--strict", output])
+        XCTAssertEqual(strict.status, 0, strict.stdout)
+        XCTAssertEqual(strict.stdout, "")
+    }
+
     /// Graphviz's `dot` lays the graph out as SVG without a warning or an error.
     func assertDotAccepts(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let process = Process()
