@@ -1,5 +1,6 @@
 /*
- * sc_chart.c - validation of chart tables, the event-filter masks, and status texts.
+ * sc_chart.c - validation of chart tables (sc_chart_check, sc_chart_can_be_active_together) and
+ * the event-filter masks (sc_chart_fill_masks).
  *
  * sc_chart_check() is the guard between untrusted tables (hand-written, generated, loaded)
  * and the algorithm: once it passes, every index the algorithm follows is in range, the tree
@@ -12,25 +13,6 @@
  * (child walks, now known to advance), then target sets (ancestor walks, now known to end).
  */
 #include "sc_internal.h"
-
-const char *sc_status_text(sc_status status) {
-    switch (status) {
-    case SC_OK: return "ok";
-    case SC_UNHANDLED: return "event enabled no transition";
-    case SC_QUEUED: return "event queued: called during a macrostep";
-    case SC_HALTED: return "machine has halted in a top-level final state";
-    case SC_ERR_RUNAWAY: return "macrostep exceeded its step bound (runaway eventless or internal-event loop)";
-    case SC_ERR_QUEUE_FULL: return "event queue is full";
-    case SC_ERR_BAD_CHART: return "chart tables are inconsistent";
-    case SC_ERR_NO_MEMORY: return "out of memory, or the supplied block is too small";
-    case SC_ERR_BAD_ARGUMENT: return "invalid argument";
-    case SC_ERR_NOT_STARTED: return "machine has not been started";
-    case SC_ERR_BUSY: return "not allowed from inside a machine callback";
-    case SC_ERR_INTERRUPTED: return "macrostep interrupted by the host (sc_machine_interrupt)";
-    case SC_ERR_BAD_TARGETS: return "transition not taken: its targets, history resolved, cannot be active together";
-    }
-    return "unknown status";
-}
 
 static sc_status fail(sc_chart_error *error, const char *message, const char *table, uint32_t index) {
     if (error) {

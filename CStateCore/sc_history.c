@@ -9,8 +9,8 @@
  */
 #include "sc_internal.h"
 
-/* Words of the record of a history state whose parent is p. */
-static uint32_t record_words(const sc_chart *c, sc_id p) {
+uint32_t sc_history_record_words(const sc_chart *c, sc_id h) {
+    sc_id p = c->states[h].parent;
     return (c->states[p].last_descendant - p + 63u) >> 6;
 }
 
@@ -21,7 +21,7 @@ void sc_history_index_build(sc_machine *m) {
         if (!sc_is_history(c->states[s].kind)) continue;
         m->history_index[2 * k] = s;
         m->history_index[2 * k + 1] = offset;
-        offset += record_words(c, c->states[s].parent);
+        offset += sc_history_record_words(c, s);
         k++;
     }
 }
@@ -70,7 +70,7 @@ void sc_history_record(sc_machine *m, sc_id h) {
     const sc_chart *c = m->chart;
     sc_id p = c->states[h].parent;
     uint64_t *rec = record_of(m, h);
-    memset(rec, 0, record_words(c, p) * sizeof(uint64_t));
+    memset(rec, 0, sc_history_record_words(c, h) * sizeof(uint64_t));
     sc_history_cursor cur = sc_history_open_current(m, h);
     for (sc_id s = sc_history_next(&cur); s != SC_NONE; s = sc_history_next(&cur)) sc_bit_set(rec, s - p - 1);
     sc_bit_set(m->history_recorded, h);
@@ -80,7 +80,7 @@ void sc_history_set(sc_machine *m, sc_id h, const sc_id *states, uint32_t count)
     const sc_chart *c = m->chart;
     sc_id p = c->states[h].parent;
     uint64_t *rec = record_of(m, h);
-    memset(rec, 0, record_words(c, p) * sizeof(uint64_t));
+    memset(rec, 0, sc_history_record_words(c, h) * sizeof(uint64_t));
     for (uint32_t i = 0; i < count; i++) sc_bit_set(rec, states[i] - p - 1);
     if (count) sc_bit_set(m->history_recorded, h);
     else sc_bit_clear(m->history_recorded, h);

@@ -271,6 +271,8 @@ typedef struct sc_history_cursor {
     uint8_t select;     /* 0: every set bit (a record); else the history's kind (the configuration) */
 } sc_history_cursor;
 
+/* Words of history state h's record: a bit per descendant of its parent (sizes the block). */
+uint32_t sc_history_record_words(const sc_chart *c, sc_id h);
 /* Builds history_index (called once when a machine is laid out). */
 void sc_history_index_build(sc_machine *m);
 /* A cursor over the recorded value of history state h (h must hold a record). */
@@ -295,6 +297,10 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event);
  * SC_UNHANDLED by `handled`, or an error. */
 sc_status sc_step_complete(sc_machine *m, bool handled);
 void sc_step_exit_interpreter(sc_machine *m);
+/* selectTransitions as a question: whether `event` (never NULL) would enable a transition in the
+ * configuration now, guards evaluated only when `evaluate_guards`. Changes nothing but what the
+ * guards do (sc_machine_can_handle). */
+bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_guards);
 /* One state's exit and entry, as a microstep makes them (also used to replay plans). */
 void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event);
 void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event *event);

@@ -36,14 +36,14 @@ static bool compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l)
             parallel_bound += regions - 1;
         }
         if (sc_is_history(st->kind)) {
-            sc_id p = st->parent;
             l->history_count++;
-            l->history_words += (c->states[p].last_descendant - p + 63u) >> 6;
+            l->history_words += sc_history_record_words(c, s);
         }
     }
     l->atomic_count = atomic < parallel_bound ? atomic : parallel_bound;
     l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
     l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
+    if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes());
     size += (size_t)l->words * 5u * sizeof(uint64_t);
@@ -262,6 +262,17 @@ sc_status sc_machine_run(sc_machine *m) {
     return SC_OK;
 }
 
+bool sc_machine_can_handle(sc_machine *m, sc_event event, bool evaluate_guards) {
+    if (!m || !m->started || m->halted) return false;
+    /* Busy while guards run, so a guard that sends to the machine queues instead of starting a
+     * macrostep inside the query. */
+    bool was_busy = m->busy;
+    m->busy = true;
+    bool handled = sc_step_would_select(m, &event, evaluate_guards);
+    m->busy = was_busy;
+    return handled;
+}
+
 sc_status sc_machine_stop(sc_machine *m) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
     if (m->busy) return SC_ERR_BUSY;
@@ -326,7 +337,7 @@ sc_event sc_machine_internal_event(const sc_machine *m, uint32_t index) {
 
 /* A legal configuration: every state's parent is active (or the root); the root and every
  * active compound state have exactly one active child; every active parallel state has all of
- * its children active. */
+ * its children active; the root and history states are never active. */
 static bool is_legal_configuration(const sc_chart *c, const uint64_t *config) {
     for (sc_id s = 0; s < c->state_count; s++) {
         const sc_state *st = &c->states[s];
@@ -347,11 +358,12 @@ static bool is_legal_configuration(const sc_chart *c, const uint64_t *config) {
     return true;
 }
 
-sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count, bool halted) {
+/* Builds `states` into entry_set (scratch, clear between microsteps) and judges it; on SC_OK the
+ * candidate is left there for the caller to take (and clear), else entry_set is clear again. */
+static sc_status stage_configuration(sc_machine *m, const sc_id *states, uint32_t count) {
     if (!m || (count && !states)) return SC_ERR_BAD_ARGUMENT;
     if (m->busy) return SC_ERR_BUSY;
     const sc_chart *c = m->chart;
-    /* Build the candidate in entry_set (scratch, always clear between microsteps). */
     for (uint32_t i = 0; i < count; i++) {
         if (states[i] >= c->state_count) {
             sc_bits_clear_range(m->entry_set, 0, c->state_count);
@@ -359,10 +371,23 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
         }
         sc_bit_set(m->entry_set, states[i]);
     }
-    bool legal = is_legal_configuration(c, m->entry_set);
-    if (legal) memcpy(m->configuration, m->entry_set, (size_t)m->words * sizeof(uint64_t));
+    if (is_legal_configuration(c, m->entry_set)) return SC_OK;
     sc_bits_clear_range(m->entry_set, 0, c->state_count);
-    if (!legal) return SC_ERR_BAD_ARGUMENT;
+    return SC_ERR_BAD_ARGUMENT;
+}
+
+sc_status sc_machine_check_configuration(sc_machine *m, const sc_id *states, uint32_t count) {
+    sc_status status = stage_configuration(m, states, count);
+    if (status == SC_OK) sc_bits_clear_range(m->entry_set, 0, m->chart->state_count);
+    return status;
+}
+
+sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count, bool halted) {
+    sc_status status = stage_configuration(m, states, count);
+    if (status != SC_OK) return status;
+    const sc_chart *c = m->chart;
+    memcpy(m->configuration, m->entry_set, (size_t)m->words * sizeof(uint64_t));
+    sc_bits_clear_range(m->entry_set, 0, c->state_count);
     release_queue(m, &m->internal);
     release_queue(m, &m->external);
     memset(m->history_recorded, 0, (size_t)m->words * sizeof(uint64_t));
@@ -375,9 +400,8 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     return SC_OK;
 }
 
-sc_status sc_machine_restore_history(sc_machine *m, sc_id h, const sc_id *states, uint32_t count) {
+sc_status sc_machine_check_history(const sc_machine *m, sc_id h, const sc_id *states, uint32_t count) {
     if (!m || (count && !states)) return SC_ERR_BAD_ARGUMENT;
-    if (m->busy) return SC_ERR_BUSY;
     const sc_chart *c = m->chart;
     if (h >= c->state_count || !sc_is_history(c->states[h].kind)) return SC_ERR_BAD_ARGUMENT;
     sc_id p = c->states[h].parent;
@@ -391,6 +415,14 @@ sc_status sc_machine_restore_history(sc_machine *m, sc_id h, const sc_id *states
     for (uint32_t i = 0; i < count; i++)
         for (uint32_t j = i + 1; j < count; j++)
             if (!sc_can_be_active_together(c, states[i], states[j])) return SC_ERR_BAD_ARGUMENT;
+    return SC_OK;
+}
+
+sc_status sc_machine_restore_history(sc_machine *m, sc_id h, const sc_id *states, uint32_t count) {
+    if (!m || (count && !states)) return SC_ERR_BAD_ARGUMENT;
+    if (m->busy) return SC_ERR_BUSY;
+    sc_status status = sc_machine_check_history(m, h, states, count);
+    if (status != SC_OK) return status;
     sc_history_set(m, h, states, count);
     return SC_OK;
 }

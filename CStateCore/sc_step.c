@@ -203,6 +203,28 @@ static void remove_conflicting_transitions(sc_machine *m) {
  * For each active atomic state in document order, the first enabled transition of the state
  * or its nearest ancestor. `event` NULL selects eventless transitions. The 64-bit masks skip
  * states (and whole ancestor paths) that have no transition for this event. */
+
+/* The first transition of active atomic state a, or of its nearest ancestor that has one, that
+ * `event` enables (conditionMatch only when `evaluate_guards`), or NULL. `mask` is
+ * sc_event_mask(event). One walk for selectTransitions and for sc_step_would_select. */
+static const sc_transition *first_enabled(sc_machine *m, sc_id a, const sc_event *event,
+                                          uint64_t mask, bool evaluate_guards) {
+    const sc_chart *c = m->chart;
+    if (!sc_is_atomic(c->states[a].kind) || !(c->states[a].path_mask & mask)) return NULL;
+    for (sc_id s = a; s != SC_NONE; s = c->states[s].parent) {
+        const sc_state *st = &c->states[s];
+        if (!(st->own_mask & mask)) continue;
+        const sc_transition *t = c->transitions + st->first_transition;
+        const sc_transition *end = t + st->transition_count;
+        for (; t < end; t++) {
+            bool matches = event ? (t->event_count && sc_name_match(c, t, event->id))
+                                 : t->event_count == 0;
+            if (matches && (!evaluate_guards || condition_match(m, t, event))) return t;
+        }
+    }
+    return NULL;
+}
+
 static void select_transitions(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
     const sc_id n = c->state_count;
@@ -211,40 +233,36 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
     m->enabled_count = 0;
     for (sc_id a = sc_bit_next(m->configuration, 0, n); a < n;
          a = sc_bit_next(m->configuration, a + 1, n)) {
-        const sc_state *atomic = &c->states[a];
-        if (!sc_is_atomic(atomic->kind) || !(atomic->path_mask & mask)) continue;
-        for (sc_id s = a; s != SC_NONE; s = c->states[s].parent) {
-            const sc_state *st = &c->states[s];
-            if (!(st->own_mask & mask)) continue;
-            const sc_transition *t = c->transitions + st->first_transition;
-            const sc_transition *end = t + st->transition_count;
-            for (; t < end; t++) {
-                bool matches = event ? (t->event_count && sc_name_match(c, t, event->id))
-                                     : t->event_count == 0;
-                if (!matches || !condition_match(m, t, event)) continue;
-                sc_id index = (sc_id)(t - c->transitions);
-                /* enabledTransitions is an ordered set: an ancestor's transition may have been
-                 * selected already, from an earlier atomic state below it. */
-                bool seen = false;
-                if (s != a) {
-                    for (uint32_t k = m->enabled_count; k-- > 0 && !seen;)
-                        seen = m->enabled[k].transition == index;
-                }
-                /* At most one transition per active atomic state: with a legal configuration the
-                 * list never fills; the bound keeps any other from writing past it. */
-                if (!seen && m->enabled_count < m->enabled_capacity) {
-                    sc_id domain = t->domain;
-                    if (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) domain = dynamic_domain(m, t);
-                    m->enabled[m->enabled_count].transition = index;
-                    m->enabled[m->enabled_count].domain = domain;
-                    m->enabled_count++;
-                }
-                goto next_atomic_state;
-            }
+        const sc_transition *t = first_enabled(m, a, event, mask, true);
+        if (!t) continue;
+        sc_id index = (sc_id)(t - c->transitions);
+        /* enabledTransitions is an ordered set: an ancestor's transition may have been selected
+         * already, from an earlier atomic state below it. */
+        bool seen = false;
+        if (t->source != a) {
+            for (uint32_t k = m->enabled_count; k-- > 0 && !seen;)
+                seen = m->enabled[k].transition == index;
         }
-    next_atomic_state:;
+        /* At most one transition per active atomic state: with a legal configuration the list
+         * never fills; the bound keeps any other from writing past it. */
+        if (!seen && m->enabled_count < m->enabled_capacity) {
+            sc_id domain = t->domain;
+            if (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) domain = dynamic_domain(m, t);
+            m->enabled[m->enabled_count].transition = index;
+            m->enabled[m->enabled_count].domain = domain;
+            m->enabled_count++;
+        }
     }
     if (m->enabled_count > 1) remove_conflicting_transitions(m);
+}
+
+bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_guards) {
+    const sc_chart *c = m->chart;
+    const sc_id n = c->state_count;
+    const uint64_t mask = sc_event_mask(c, event);
+    for (sc_id a = sc_bit_next(m->configuration, 0, n); a < n; a = sc_bit_next(m->configuration, a + 1, n))
+        if (first_enabled(m, a, event, mask, evaluate_guards)) return true;
+    return false;
 }
 
 /* ---- exitStates ------------------------------------------------------------------------

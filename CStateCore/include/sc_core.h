@@ -301,9 +301,19 @@ typedef struct sc_host {
  */
 typedef struct sc_options {
     uint32_t internal_queue_capacity;   /**< 0: 8 */
-    uint32_t external_queue_capacity;   /**< 0: 8 */
+    uint32_t external_queue_capacity;   /**< 0: 8; SC_QUEUE_NONE: no external queue */
     uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
 } sc_options;
+
+/**
+ * sc_options.external_queue_capacity for a host that queues the events its callbacks send on
+ * its own (the Swift runtime does, in a queue that grows): the machine has no external queue,
+ * so one job is not done by two queues. sc_machine_post() and sc_machine_dispatch() from a
+ * callback then return SC_ERR_QUEUE_FULL (the event stays the caller's).
+ *
+ *     sc_options options = { .external_queue_capacity = SC_QUEUE_NONE };
+ */
+#define SC_QUEUE_NONE UINT32_MAX
 
 /**
  * Bytes of memory a machine for `chart` needs with `options` (NULL: defaults), or 0 when the
@@ -401,6 +411,20 @@ sc_status sc_machine_post(sc_machine *machine, sc_event event);
 sc_status sc_machine_run(sc_machine *machine);
 
 /**
+ * Whether `event`, dispatched now, would enable a transition: selectTransitions as a question,
+ * over the current configuration (an active atomic state's own transitions, then its
+ * ancestors', by name match). With `evaluate_guards` the guards of matching transitions run
+ * (through sc_host.guard, with the machine busy: a guard that dispatches only queues), so they
+ * should be free of side effects; without, a matching name is enough. Nothing else runs and the
+ * machine does not change. False for a NULL machine, one not started, or one halted. Allowed
+ * from callbacks. O(active atomic states x depth x transitions per state).
+ *
+ *     sc_event coin = { .id = EV_COIN };
+ *     if (!sc_machine_can_handle(m, coin, true)) show_disabled(BUTTON_COIN);
+ */
+bool sc_machine_can_handle(sc_machine *machine, sc_event event, bool evaluate_guards);
+
+/**
  * Exits every active state in reverse document order (on_exit actions, invocations cancelled)
  * as SCXML's exitInterpreter does, and halts the machine. The configuration keeps the states
  * the machine halted in, so it can still be read. A halted machine ignores further events.
@@ -449,12 +473,42 @@ sc_event sc_machine_internal_event(const sc_machine *machine, uint32_t index);
  * Replaces the dynamic state of a machine that is not inside a callback: the configuration
  * (`states`, any order; ancestors are not added implicitly) and the machine counts as started.
  * History records and queues are cleared; set them with sc_machine_restore_history() and
- * sc_machine_raise(). Fails with SC_ERR_BAD_ARGUMENT (machine unchanged) when an id is out of
- * range, a history state is listed, or the set is not a legal configuration.
+ * sc_machine_raise(). Fails with SC_ERR_BAD_ARGUMENT (machine unchanged) when the set is not
+ * one sc_machine_check_configuration() accepts, SC_ERR_BUSY inside a callback.
  */
 sc_status sc_machine_restore(sc_machine *machine, const sc_id *states, uint32_t count, bool halted);
 
-/** Sets the recorded value of history state `history`. SC_ERR_BAD_ARGUMENT if not valid. */
+/**
+ * The rule sc_machine_restore() applies, as a question (the machine does not change): SC_OK when
+ * `states` (any order, repeats allowed) is a legal configuration of the machine's chart: every
+ * listed state's parent is listed (or is the root); the root and every listed compound state
+ * have exactly one listed child; every listed parallel state has all its children listed;
+ * neither the root nor a history state is listed. Else SC_ERR_BAD_ARGUMENT (also for an id out
+ * of range), or SC_ERR_BUSY inside a callback (the check uses the machine's scratch bits). Hosts
+ * that restore more than the configuration check everything first, so a refused snapshot
+ * changes nothing:
+ *
+ *     if (sc_machine_check_configuration(m, saved.states, saved.count) != SC_OK ||
+ *         sc_machine_check_history(m, S_H, saved.history, saved.history_count) != SC_OK)
+ *         return reject_snapshot();
+ *     sc_machine_restore(m, saved.states, saved.count, false);
+ *     sc_machine_restore_history(m, S_H, saved.history, saved.history_count);
+ */
+sc_status sc_machine_check_configuration(sc_machine *machine, const sc_id *states, uint32_t count);
+
+/**
+ * The rule sc_machine_restore_history() applies, as a question: SC_OK when `history` is a history
+ * state and `states` is a value exitStates could record for it: for a deep history, atomic
+ * descendants of its parent; for a shallow one, children of its parent; never history states;
+ * all able to be active together (count 0: no record). Else SC_ERR_BAD_ARGUMENT.
+ */
+sc_status sc_machine_check_history(const sc_machine *machine, sc_id history, const sc_id *states,
+                                   uint32_t count);
+
+/**
+ * Sets the recorded value of history state `history` (count 0: forgets it). SC_ERR_BAD_ARGUMENT
+ * (nothing changed) when sc_machine_check_history() refuses it, SC_ERR_BUSY inside a callback.
+ */
 sc_status sc_machine_restore_history(sc_machine *machine, sc_id history, const sc_id *states,
                                      uint32_t count);
 

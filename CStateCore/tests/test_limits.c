@@ -217,7 +217,9 @@ static void hook_dispatch_inside(harness *h, const char *token, const sc_event *
               (int)sc_machine_start(h->m), (int)sc_machine_restore(h->m, NULL, 0, false));
 }
 
-static void test_queue_dispatch_inside_action_is_queued(void) {
+/* a -go-> b; in b, the event raised during go's microstep (int) must come before the one sent
+ * (ext): b -int-> c -ext-> d; ext first would take b -ext-> e. */
+static cb_builder *chart_raise_before_send(void) {
     cb_builder *b = new_chart();
     cb_state(b, NULL, SC_ATOMIC, "a");
     cb_state(b, NULL, SC_ATOMIC, "b");
@@ -228,6 +230,11 @@ static void test_queue_dispatch_inside_action_is_queued(void) {
     cb_trans(b, "b", "ext", "e", 0, NULL, "tbe");     /* taken if ext overtook int */
     cb_trans(b, "b", "int", "c", 0, NULL, "tint");
     cb_trans(b, "c", "ext", "d", 0, NULL, "text");
+    return b;
+}
+
+static void test_queue_dispatch_inside_action_is_queued(void) {
+    cb_builder *b = chart_raise_before_send();
     MACHINE(h, b, NULL);
     h->hook = hook_dispatch_inside;
     START(h, SC_OK, "enter:a", "a");
@@ -299,12 +306,32 @@ static void test_queue_internal_overflow(void) {
     EXPECT_EQ_U(sc_machine_dropped_events(h->m), 0);
 }
 
+/* SC_QUEUE_NONE: a host that queues its callbacks' events itself gets no external queue; a post
+ * or a dispatch from a callback is refused, not lost silently, and the block is smaller. */
+static void test_queue_none_refuses_posts(void) {
+    cb_builder *b = chart_raise_before_send();
+    sc_options none = { 0, SC_QUEUE_NONE, 0 }, one = { 0, 1, 0 };
+    MACHINE(h, b, &none);
+    /* One slot of 16 bytes (12 on 32-bit targets), rounded up to 8, is all that is saved. */
+    EXPECT_EQ_U(sc_machine_size(&h->b->chart, &one) - sc_machine_size(&h->b->chart, &none),
+                (sizeof(sc_event) + 7u) & ~(size_t)7u);
+    h->hook = hook_dispatch_inside;
+    START(h, SC_OK, "enter:a", "a");
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "ext")), SC_ERR_QUEUE_FULL);
+    /* The dispatch inside the action is refused (-2); the raised int still runs. */
+    STEP(h, "go", SC_OK, "exit:a take:tgo dispatch=-2 busy=1 raise=0 run=-7 stop=-7 start=-7 restore=-7 enter:b exit:b take:tint enter:c", "c");
+    EXPECT_STATUS(sc_machine_run(h->m), SC_OK);
+    EXPECT_TRACE(h, "");
+    STEP(h, "ext", SC_OK, "exit:c take:text enter:d", "d");
+}
+
 static void hook_fill_queue(harness *h, const char *token, const sc_event *event) {
     (void)event;
     if (strcmp(token, "take:tfin") == 0) trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "x")));
 }
 
-static void test_queue_done_event_that_does_not_fit_ends_the_macrostep(void) {
+/* c1 -fin-> cf makes done.state.c while the action of tfin has filled a one-slot internal queue. */
+static harness *machine_done_into_full_queue(void) {
     cb_builder *b = new_chart();
     cb_state(b, NULL, SC_COMPOUND, "c");
     cb_state(b, "c", SC_ATOMIC, "c1");
@@ -313,8 +340,14 @@ static void test_queue_done_event_that_does_not_fit_ends_the_macrostep(void) {
     cb_trans(b, "c", "done.state.c", NULL, 0, NULL, "td");
     cb_event(b, "x");
     sc_options o = { 1, 0, 0 };
-    MACHINE(h, b, &o);
-    h->hook = hook_fill_queue;
+    harness *h = machine_with(b, &o);
+    if (h) h->hook = hook_fill_queue;
+    return h;
+}
+
+static void test_queue_done_event_that_does_not_fit_ends_the_macrostep(void) {
+    harness *h = machine_done_into_full_queue();
+    REQUIRE(h, "machine");
     START(h, SC_OK, "enter:c enter:c1", "c c1");
     /* The queue holds x; done.state.c cannot be queued (no queue_full callback to grow it): the
      * microstep completes (legal configuration), then the macrostep ends with the error, x still
@@ -537,16 +570,8 @@ static void queue_full_grow_harness(void *context, sc_machine *m) {
 }
 
 static void test_queue_done_event_queued_after_growing(void) {
-    cb_builder *b = new_chart();
-    cb_state(b, NULL, SC_COMPOUND, "c");
-    cb_state(b, "c", SC_ATOMIC, "c1");
-    cb_state(b, "c", SC_FINAL, "cf");
-    cb_trans(b, "c1", "fin", "cf", 0, NULL, "tfin");
-    cb_trans(b, "c", "done.state.c", NULL, 0, NULL, "td");
-    cb_event(b, "x");
-    sc_options o = { 1, 0, 0 };
-    MACHINE(h, b, &o);
-    h->hook = hook_fill_queue;
+    harness *h = machine_done_into_full_queue();
+    REQUIRE(h, "machine");
     h->host.queue_full = queue_full_grow_harness;
     EXPECT_STATUS(sc_machine_set_host(h->m, &h->host), SC_OK);
     START(h, SC_OK, "enter:c enter:c1", "c c1");
@@ -611,6 +636,7 @@ const test_case limits_tests[] = {
     TEST(test_queue_post_outside_and_run_fifo),
     TEST(test_queue_run_stops_when_halted),
     TEST(test_queue_internal_overflow),
+    TEST(test_queue_none_refuses_posts),
     TEST(test_queue_done_event_that_does_not_fit_ends_the_macrostep),
     TEST(test_static_allocation),
     TEST(test_large_chart_multiword_bit_arrays),

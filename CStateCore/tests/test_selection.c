@@ -233,6 +233,70 @@ static void test_guards_all_false_unhandled(void) {
     STEP(h, "e", SC_UNHANDLED, "guard:g1 guard:g2 guard:g3", "P s");
 }
 
+/* =========================================================================================
+ * sc_machine_can_handle: selectTransitions as a question
+ * ======================================================================================= */
+
+/* The answer follows the same walk as a dispatch (guards in document order, then the
+ * ancestors), and nothing changes: no action, no configuration change. */
+static void test_can_handle_asks_without_taking(void) {
+    harness *h = guard_machine(false, false, false);
+    REQUIRE(h, "machine");
+    REQUIRE(!sc_machine_can_handle(h->m, ev(h, "e"), true), "not started: nothing is handled");
+    EXPECT_TRACE(h, "");
+    START(h, SC_OK, "enter:P enter:s", "P s");
+    REQUIRE(!sc_machine_can_handle(h->m, ev(h, "e"), true), "every guard false");
+    EXPECT_TRACE(h, "guard:g1 guard:g2 guard:g3");
+    REQUIRE(sc_machine_can_handle(h->m, ev(h, "e"), false), "names match when guards are not asked");
+    EXPECT_TRACE(h, "");
+    set_guard(h, "g3", true);               /* the ancestor's transition */
+    REQUIRE(sc_machine_can_handle(h->m, ev(h, "e"), true), "P's transition is enabled");
+    EXPECT_TRACE(h, "guard:g1 guard:g2 guard:g3");
+    set_guard(h, "g1", true);               /* the first true guard stops the walk */
+    REQUIRE(sc_machine_can_handle(h->m, ev(h, "e"), true), "s's first transition is enabled");
+    EXPECT_TRACE(h, "guard:g1");
+    REQUIRE(sc_machine_can_handle(h->m, ev(h, "other"), true), "other (guard g4 true)");
+    EXPECT_TRACE(h, "guard:g4");
+    EXPECT_CONFIG(h, "P s");
+    REQUIRE(!sc_machine_can_handle(NULL, ev(h, "e"), true), "NULL machine");
+}
+
+/* Name matching is the dispatch's: token prefixes, "*", unknown ids. */
+static void test_can_handle_matches_names_as_dispatch(void) {
+    MACHINE(h, chart_descriptors(false), NULL);
+    START(h, SC_OK, "enter:s", "s");
+    static const struct { const char *event; bool handled; } cases[] = {
+        { "error", true }, { "error.send.failed", true }, { "errors", false },
+        { "a.c", true }, { "ab", false }, { "x", false }, { "x.y.z", true }, { "x.yz", false },
+        { "q", true }, { "qq", false }, { "?", false },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        REQUIRE(sc_machine_can_handle(h->m, ev(h, cases[i].event), true) == cases[i].handled,
+                "can_handle(%s) should be %s", cases[i].event, cases[i].handled ? "true" : "false");
+    sc_event wild = { 4000000000u, 0, 0 };
+    REQUIRE(!sc_machine_can_handle(h->m, wild, true), "an id beyond the chart's events");
+    EXPECT_TRACE(h, "");
+    MACHINE(star, chart_descriptors(true), NULL);
+    START(star, SC_OK, "enter:s", "s");
+    REQUIRE(sc_machine_can_handle(star->m, ev(star, "?"), true), "\"*\" matches an unknown event");
+    REQUIRE(sc_machine_can_handle(star->m, wild, true), "\"*\" matches an id beyond the chart's events");
+}
+
+/* Every active atomic state is asked (a parallel state's second region too); a halted machine
+ * handles nothing. */
+static void test_can_handle_parallel_regions_and_halted(void) {
+    MACHINE(h, chart_conflicts(), NULL);
+    START(h, SC_OK, CONFLICT_START, "p r1 x1 r2 y1");
+    REQUIRE(sc_machine_can_handle(h->m, ev(h, "f"), true), "f: y1 in the second region");
+    REQUIRE(sc_machine_can_handle(h->m, ev(h, "k"), true), "k: the parallel ancestor");
+    STEP(h, "e", SC_OK, "exit:x1 take:tx_e enter:x2", "p r1 x2 r2 y1");
+    REQUIRE(sc_machine_can_handle(h->m, ev(h, "m"), false), "m: x2 has none, y1 (second region) has one");
+    STEP(h, "f", SC_OK, "exit:y1 take:ty_f enter:y2", "p r1 x2 r2 y2");
+    REQUIRE(!sc_machine_can_handle(h->m, ev(h, "m"), false), "m: neither x2, y2 nor an ancestor has one");
+    EXPECT_STATUS(sc_machine_stop(h->m), SC_OK);
+    REQUIRE(!sc_machine_can_handle(h->m, ev(h, "f"), true), "halted");
+}
+
 const test_case selection_tests[] = {
     TEST(test_conflict_descendant_preempts_ancestor),
     TEST(test_conflict_earlier_selected_descendant_keeps_ancestor_out),
@@ -247,5 +311,8 @@ const test_case selection_tests[] = {
     TEST(test_guards_first_true_stops_search),
     TEST(test_guards_then_ancestor),
     TEST(test_guards_all_false_unhandled),
+    TEST(test_can_handle_asks_without_taking),
+    TEST(test_can_handle_matches_names_as_dispatch),
+    TEST(test_can_handle_parallel_regions_and_halted),
 };
 const size_t selection_test_count = sizeof selection_tests / sizeof selection_tests[0];

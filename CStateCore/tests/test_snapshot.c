@@ -151,6 +151,42 @@ static void test_snapshot_restore_history_refuses_states_not_active_together(voi
     EXPECT_HISTORY(h, "Sh", "S2");
 }
 
+/* The checks are the restores' rules as questions: the same verdicts, and nothing changes (a
+ * host checks a whole snapshot before restoring any of it). */
+static void test_snapshot_checks_judge_as_restore_does(void) {
+    MACHINE(h, chart_history(), NULL);
+    START(h, SC_OK, "enter:O", "O");
+    sc_id legal[] = { st(h, "S2"), st(h, "S") };            /* any order */
+    sc_id twice[] = { st(h, "S"), st(h, "S2"), st(h, "S") };  /* repeats allowed */
+    sc_id illegal[] = { st(h, "S"), st(h, "S1") };          /* S1 without an active child */
+    sc_id history_listed[] = { st(h, "S"), st(h, "Sh"), st(h, "S2") };
+    sc_id out_of_range[] = { 999 };
+    EXPECT_STATUS(sc_machine_check_configuration(h->m, legal, 2), SC_OK);
+    EXPECT_STATUS(sc_machine_check_configuration(h->m, twice, 3), SC_OK);
+    EXPECT_STATUS(sc_machine_check_configuration(h->m, illegal, 2), SC_ERR_BAD_ARGUMENT);
+    EXPECT_STATUS(sc_machine_check_configuration(h->m, history_listed, 3), SC_ERR_BAD_ARGUMENT);
+    EXPECT_STATUS(sc_machine_check_configuration(h->m, out_of_range, 1), SC_ERR_BAD_ARGUMENT);
+    EXPECT_STATUS(sc_machine_check_configuration(h->m, NULL, 0), SC_ERR_BAD_ARGUMENT);   /* empty */
+    EXPECT_STATUS(sc_machine_check_configuration(NULL, legal, 2), SC_ERR_BAD_ARGUMENT);
+    EXPECT_CONFIG(h, "O");                  /* a check restores nothing */
+
+    sc_id s1[] = { st(h, "S1") }, s1a[] = { st(h, "S1a") }, two[] = { st(h, "S1"), st(h, "S2") };
+    EXPECT_STATUS(sc_machine_check_history(h->m, st(h, "Sh"), s1, 1), SC_OK);
+    EXPECT_STATUS(sc_machine_check_history(h->m, st(h, "Sh"), s1a, 1), SC_ERR_BAD_ARGUMENT);  /* not a child */
+    EXPECT_STATUS(sc_machine_check_history(h->m, st(h, "Sd"), s1a, 1), SC_OK);
+    EXPECT_STATUS(sc_machine_check_history(h->m, st(h, "Sd"), s1, 1), SC_ERR_BAD_ARGUMENT);   /* not atomic */
+    EXPECT_STATUS(sc_machine_check_history(h->m, st(h, "Sh"), two, 2), SC_ERR_BAD_ARGUMENT);  /* not together */
+    EXPECT_STATUS(sc_machine_check_history(h->m, st(h, "S"), s1, 1), SC_ERR_BAD_ARGUMENT);    /* not a history */
+    EXPECT_STATUS(sc_machine_check_history(h->m, st(h, "Sh"), NULL, 0), SC_OK);               /* no record */
+    EXPECT_HISTORY(h, "Sh", "");
+    EXPECT_HISTORY(h, "Sd", "");
+    EXPECT_TRACE(h, "");
+
+    /* What the check accepted, restore accepts. */
+    EXPECT_STATUS(sc_machine_restore(h->m, legal, 2, false), SC_OK);
+    EXPECT_CONFIG(h, "S S2");
+}
+
 const test_case snapshot_tests[] = {
     TEST(test_snapshot_restore_continues_identically),
     TEST(test_snapshot_illegal_configurations_rejected),
@@ -158,5 +194,6 @@ const test_case snapshot_tests[] = {
     TEST(test_snapshot_restore_history_validation),
     TEST(test_snapshot_restore_clears_queues_and_can_halt),
     TEST(test_snapshot_restore_history_refuses_states_not_active_together),
+    TEST(test_snapshot_checks_judge_as_restore_does),
 };
 const size_t snapshot_test_count = sizeof snapshot_tests / sizeof snapshot_tests[0];

@@ -92,9 +92,9 @@ enum MemoryBenchmark {
         var result = MachineMemory(chart: chart)
         let core = try CoreChart(chart)
         result.coreBytes = sc_machine_size(core.tables, nil)
-        // A Machine gives its core one external slot: it queues the events actions send itself.
+        // A Machine gives its core no external queue (SC_QUEUE_NONE): it queues the events actions send itself.
         var swiftOptions = sc_options(internal_queue_capacity: UInt32(MachineOptions().internalQueueCapacity),
-                                      external_queue_capacity: 1,
+                                      external_queue_capacity: SC_QUEUE_NONE,
                                       max_steps: 0)
         result.swiftCoreBytes = sc_machine_size(core.tables, &swiftOptions)
         switch chart {

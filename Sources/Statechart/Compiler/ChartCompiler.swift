@@ -242,20 +242,6 @@ struct ChartCompiler {
         return " transition #\(number) (\(on))"
     }
 
-    /// The descriptors written in `events`: each entry may hold several, separated by whitespace.
-    static func descriptorTexts(_ events: [String]) -> [String] {
-        var result: [String] = []
-        result.reserveCapacity(events.count)
-        for text in events {
-            if isSingleDescriptor(text) {
-                if !text.isEmpty { result.append(text) }
-            } else {
-                result += text.split(whereSeparator: \.isWhitespace).map(String.init)
-            }
-        }
-        return result
-    }
-
     /// Names are nearly always ASCII without whitespace: one descriptor, no Character walk.
     @inline(__always)
     static func isSingleDescriptor(_ text: String) -> Bool {

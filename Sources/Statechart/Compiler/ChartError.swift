@@ -29,8 +29,13 @@ public struct ChartError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidDescriptor
         /// States are nested too deeply.
         case tooDeep
-        /// The chart exceeds the core's limits.
+        /// Never reported: the core's ids are 32-bit, so no chart that fits in memory exceeds
+        /// them. Kept so code that names it still compiles.
+        @available(*, deprecated, message: "never reported")
         case tooLarge
+        /// An entry or exit action written outside every state (at the top level of a typed
+        /// chart): the chart itself is never entered or exited.
+        case actionOutsideState
         /// The compiler produced tables the core rejects (a bug; please report it).
         case internalInconsistency
     }

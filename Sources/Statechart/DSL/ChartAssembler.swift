@@ -38,7 +38,7 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
             case .transition(let spec):
                 anyState.append(spec)
             case .entry(_, let location), .exit(_, let location):
-                fail(.invalidInitial, chartName, location,
+                fail(.actionOutsideState, chartName, location,
                      "entry and exit actions must be inside a state; the chart itself is never entered or exited")
             case .initial(let targets, let action, let location):
                 if !initial.isEmpty {

@@ -12,7 +12,8 @@ extension StateMachine {
     /// }
     /// ```
     ///
-    /// A context is valid only while its action runs; do not keep it.
+    /// A context is valid only while its action runs, on its thread (see ``ActionContext``);
+    /// keep ``machine`` to reach the machine later.
     public struct Context {
         /// The untyped context underneath (event names, raw payloads, untyped sends).
         public let untyped: ActionContext
@@ -48,14 +49,14 @@ extension StateMachine {
         /// after the current microstep (SCXML `<raise>`).
         public func raise(_ event: Event) {
             let (untyped, typed, known) = maps.untyped(event)
-            self.untyped.runtime.raiseFromAction(untyped, typed: typed, known: known)
+            self.untyped.checked.raiseFromAction(untyped, typed: typed, known: known)
         }
 
         /// Appends `event` to the external queue: processed after the current macrostep
         /// completes, before the send that started it returns.
         public func send(_ event: Event) {
             let (untyped, typed, known) = maps.untyped(event)
-            self.untyped.runtime.postFromAction(untyped, typed: typed, known: known)
+            self.untyped.checked.postFromAction(untyped, typed: typed, known: known)
         }
 
         /// Sends `event` to the machine once `delay` has passed on its clock; see
@@ -65,7 +66,7 @@ extension StateMachine {
         @discardableResult
         public func send(_ event: Event, after delay: Duration, id: String? = nil) -> String {
             let (untyped, typed, _) = maps.untyped(event)
-            guard let machine = self.untyped.runtime.owner else { return id ?? "" }
+            guard let machine = self.untyped.machine else { return id ?? "" }
             return machine.scheduler.schedule(untyped, typed: typed, after: delay, id: id)
         }
 
@@ -74,7 +75,7 @@ extension StateMachine {
         /// - Returns: whether an event was still pending.
         @discardableResult
         public func cancel(sendID: String) -> Bool {
-            untyped.runtime.owner?.scheduler.cancel(id: sendID) ?? false
+            untyped.machine?.scheduler.cancel(id: sendID) ?? false
         }
 
         /// Whether `state` is in the current configuration (SCXML `In()`).

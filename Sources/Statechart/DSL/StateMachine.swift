@@ -139,10 +139,6 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     /// ```
     public func canHandle(_ event: Event, evaluatingGuards: Bool = true) -> Bool {
         let (untyped, typed, known) = maps.untyped(event)
-        return machine.access {
-            let raw = machine.runtime.coreEvent(untyped, typed: typed, known: known)
-            defer { machine.runtime.releaseSlot(raw.data) }
-            return machine.wouldSelect(raw, evaluatingGuards: evaluatingGuards)
-        }
+        return machine.canHandle(untyped, typed: typed, known: known, evaluatingGuards: evaluatingGuards)
     }
 }

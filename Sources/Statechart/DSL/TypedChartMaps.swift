@@ -146,7 +146,7 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     @usableFromInline
     func typed(_ context: ActionContext) -> Event? {
         let raw = context.coreEvent
-        return typed(ObservedEvent(event: context.runtime.swiftEvent(raw), raw: raw,
-                                   typed: context.runtime.typedValue(raw)))
+        return typed(ObservedEvent(event: context.checked.swiftEvent(raw), raw: raw,
+                                   typed: context.checked.typedValue(raw)))
     }
 }

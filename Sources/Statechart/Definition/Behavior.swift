@@ -17,7 +17,10 @@ public typealias DoneData = @Sendable (ActionContext) -> (any Sendable)?
 ///
 /// ```swift
 /// let poller = Invocation(id: "poller",
-///                         start: { ctx in timer.start { ctx.send("tick") } },
+///                         start: { ctx in
+///                             let machine = ctx.machine       // not ctx: it is only valid here
+///                             timer.start { _ = try? machine?.send("tick") }
+///                         },
 ///                         cancel: { _ in timer.stop() })
 /// ```
 public struct Invocation: Sendable {
@@ -66,7 +69,10 @@ extension Event: ExpressibleByStringLiteral {
 }
 
 /// What executable content and guards can see and do while a machine runs them. A context is
-/// valid only while its action or guard runs: do not keep it.
+/// valid only while its action or guard runs, on the thread that runs it: to reach the machine
+/// later, or from another thread, keep ``machine`` and send to it. A context used after its
+/// callback has returned (or from another thread) stops the program with a message saying so;
+/// it never touches a machine it no longer stands for.
 ///
 /// ```swift
 /// StateDefinition("saving", onEntry: [{ ctx in
@@ -74,13 +80,13 @@ extension Event: ExpressibleByStringLiteral {
 /// }])
 /// ```
 public struct ActionContext {
-    // unowned(unsafe): a context lives only while its action runs, when the machine (which owns
-    // the runtime) is alive; safe `unowned` would add two atomic reference-count operations to
-    // every copy of the context, on the dispatch path.
-    unowned(unsafe) let runtime: MachineRuntime
+    // Strong, so a context kept past its callback cannot outlive the runtime it points to;
+    // `checked` then refuses it. (It was `unowned(unsafe)`: a kept context was a use-after-free.
+    // The retain and release this adds per callback are in docs/PERFORMANCE.md's figures.)
+    private let runtime: MachineRuntime
     /// The core's view of the event (interned id and payload slot), so typed layers can map it
     /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.
-    /// The context holds only this and the runtime, so copying it costs nothing.
+    /// The context holds only this and the runtime.
     @usableFromInline let coreEvent: sc_event
 
     init(runtime: MachineRuntime, coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
@@ -88,21 +94,40 @@ public struct ActionContext {
         self.coreEvent = coreEvent
     }
 
+    /// The runtime, once it is certain that this context is live: its machine is held by the
+    /// current thread, so the callback it was made for (or another callback of the same
+    /// machine, which may use it alike) is running. One thread-id comparison.
+    var checked: MachineRuntime {
+        @inline(__always) get {
+            precondition(runtime.gate.isHeldByCurrentThread,
+                         "ActionContext used after its action or guard returned, or from another thread: keep ctx.machine and send to it instead")
+            return runtime
+        }
+    }
+
     /// The event that triggered the current microstep; `nil` for eventless transitions and the
     /// initial entry.
-    public var event: Event? { runtime.swiftEvent(coreEvent) }
+    public var event: Event? { checked.swiftEvent(coreEvent) }
 
     /// Appends `event` to the internal queue: processed within the current macrostep, after
     /// the current microstep (SCXML `<raise>`).
-    public func raise(_ event: Event) { runtime.raiseFromAction(event) }
+    public func raise(_ event: Event) { checked.raiseFromAction(event) }
 
     /// Appends `event` to the external queue: processed after the current macrostep completes
     /// (SCXML `<send>` to the machine itself).
-    public func send(_ event: Event) { runtime.postFromAction(event) }
+    public func send(_ event: Event) { checked.postFromAction(event) }
 
     /// Whether the state `id` is in the current configuration (SCXML `In(id)`).
-    public func isActive(_ id: String) -> Bool { runtime.isActive(id) }
+    public func isActive(_ id: String) -> Bool { checked.isActive(id) }
 
-    /// The machine running this action.
+    /// The machine running this action; valid anywhere, also after the action has returned
+    /// (`nil` once the machine is gone).
+    ///
+    /// ```swift
+    /// Invocation(id: "poller", start: { ctx in
+    ///     let machine = ctx.machine
+    ///     timer.start { _ = try? machine?.send("tick") }
+    /// })
+    /// ```
     public var machine: Machine? { runtime.owner }
 }

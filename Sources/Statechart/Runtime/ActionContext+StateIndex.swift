@@ -6,9 +6,5 @@ import CStateCore
 extension ActionContext {
     /// Whether the state at `index` (document order, as compiled) is active.
     @usableFromInline
-    func isActive(stateIndex index: Int) -> Bool {
-        // The runtime outlives every context (see `runtime`): borrowing it without a retain
-        // saves two atomic reference-count operations per guard.
-        Unmanaged.passUnretained(runtime)._withUnsafeGuaranteedRef { $0.isActive(index: index) }
-    }
+    func isActive(stateIndex index: Int) -> Bool { checked.isActive(index: index) }
 }

@@ -18,13 +18,7 @@ extension Machine {
             guard exact else { return nil }
             id = found
         }
-        let event = sc_event(id: id, flags: flags, data: 0)
-        return try gate.withLock(ifReentered: {
-            runtime.externalQueue.append(event)
-            return .queued
-        }) {
-            try process(event)
-        }
+        return try send(core: sc_event(id: id, flags: flags, data: 0))
     }
 
     /// The id of `name` when the chart interns it exactly, for ``send(coreEventID:flags:)``.
@@ -36,13 +30,7 @@ extension Machine {
     /// Sends the interned event `id` without payload, tagged with `flags`.
     @usableFromInline
     package func send(coreEventID id: UInt32, flags: UInt32) throws -> SendOutcome {
-        let event = sc_event(id: id, flags: flags, data: 0)
-        return try gate.withLock(ifReentered: {
-            runtime.externalQueue.append(event)
-            return .queued
-        }) {
-            try process(event)
-        }
+        return try send(core: sc_event(id: id, flags: flags, data: 0))
     }
 
     /// The index of state `id` in the compiled chart (document order), or `nil`.

@@ -14,12 +14,7 @@ extension Machine {
     /// try machine.processQueuedEvents()   // then whatever start-up sent to the machine
     /// ```
     public func startStep() throws {
-        try access {
-            guard !runtime.started else { throw MachineError.alreadyStarted }
-            runtime.started = true
-            try check(sc_machine_start(runtime.core))
-            finishMacrostep()
-        }
+        try enterInitialConfiguration(drainingQueue: false)
     }
 
     /// Sends `event` and runs its macrostep, but leaves the events that actions sent to the
@@ -32,15 +27,8 @@ extension Machine {
     /// ```
     @discardableResult
     public func step(_ event: Event) throws -> SendOutcome {
-        try gate.withLock(ifReentered: {
-            runtime.postFromAction(event)
-            return .queued
-        }) {
-            guard runtime.started else { throw MachineError.notStarted }
-            let outcome = try dispatch(runtime.coreEvent(event))
-            finishMacrostep()
-            return outcome
-        }
+        try enqueueOrRun({ runtime.coreEvent(event) }, queued: { .queued },
+                         run: { try process($0, drainingQueue: false) })
     }
 
     /// Runs the events queued by the machine's own actions, each to completion, in order.

@@ -45,12 +45,14 @@ extension Machine {
     /// Runs a send with transition recording switched on. From inside a callback the event is
     /// only queued: the result has no transitions and `before == after`.
     func recording(_ event: Event, typed: (any Sendable)?, known: (id: UInt32, exact: Bool)?) throws -> RecordedSend {
-        try gate.withLock(ifReentered: {
-            runtime.postFromAction(event, typed: typed, known: known)
+        try enqueueOrRun({ runtime.coreEvent(event, typed: typed, known: known) }, queued: {
             let now = runtime.activeIndices(atomicOnly: true)
             return RecordedSend(outcome: .queued, taken: [], before: now, after: now)
-        }) {
-            guard runtime.started else { throw MachineError.notStarted }
+        }, run: { raw in
+            guard runtime.started else {
+                runtime.releaseSlot(raw.data)
+                throw MachineError.notStarted
+            }
             let before = runtime.activeIndices(atomicOnly: true)
             runtime.recordTransitions = true
             runtime.takenTransitions.removeAll(keepingCapacity: true)
@@ -58,10 +60,10 @@ extension Machine {
                 runtime.recordTransitions = false
                 runtime.takenTransitions.removeAll(keepingCapacity: true)
             }
-            let outcome = try process(runtime.coreEvent(event, typed: typed, known: known))
+            let outcome = try process(raw)
             return RecordedSend(outcome: outcome, taken: runtime.takenTransitions, before: before,
                                 after: runtime.activeIndices(atomicOnly: true))
-        }
+        })
     }
 
     /// Sends `event` like ``send(_:)`` and reports what happened: the transitions taken and the

@@ -19,8 +19,9 @@ public struct MachineOptions: Sendable {
     /// runaway loop (``MachineError/runaway(steps:configuration:)``).
     public var maximumStepsPerMacrostep: Int = 100_000
     /// No effect. A machine queues the events its actions send to itself in a queue of its own
-    /// that grows as needed (bounded by ``maximumQueuedEventsPerSend``); the core's external
-    /// queue, which this once sized, serves C hosts only.
+    /// that grows as needed (bounded by ``maximumQueuedEventsPerSend``), and creates its core
+    /// machine without the external queue this once sized (`SC_QUEUE_NONE`): that queue serves
+    /// C hosts only.
     @available(*, deprecated, message: "no effect: see maximumQueuedEventsPerSend")
     public var externalQueueCapacity: Int = 16
     /// Events the machine's own actions queued (an SCXML `<send>` to itself) that one call of
@@ -152,7 +153,7 @@ public final class Machine: @unchecked Sendable {
     public init(_ chart: CompiledChart, options: MachineOptions = MachineOptions(),
                 clock: any MachineClock = SystemClock.shared) {
         self.chart = chart
-        self.runtime = MachineRuntime(chart: chart, options: options)
+        self.runtime = MachineRuntime(chart: chart, options: options, gate: gate)
         self.scheduler = DelayedEventScheduler(clock: clock)
         runtime.owner = self
         scheduler.machine = self
@@ -179,11 +180,17 @@ public final class Machine: @unchecked Sendable {
     /// ```
     /// - Throws: ``MachineError/alreadyStarted``, ``MachineError/runaway(steps:configuration:)``.
     public func start() throws {
+        try enterInitialConfiguration(drainingQueue: true)
+    }
+
+    /// ``start()``, or with `drainingQueue` false ``startStep()``: the events the start-up
+    /// macrostep's actions sent stay queued.
+    func enterInitialConfiguration(drainingQueue: Bool) throws {
         try access {
             guard !runtime.started else { throw MachineError.alreadyStarted }
             runtime.started = true
             try check(sc_machine_start(runtime.core))
-            if !runtime.externalQueue.isEmpty { try drainPending() }
+            if drainingQueue && !runtime.externalQueue.isEmpty { try drainPending() }
             finishMacrostep()
         }
     }
@@ -213,38 +220,61 @@ public final class Machine: @unchecked Sendable {
         try send(Event(name, payload: payload))
     }
 
-    /// The general send path: queues when called from a callback, else processes `event`.
-    func submit(_ event: Event, typed: (any Sendable)?, known: (id: UInt32, exact: Bool)?) throws -> SendOutcome {
+    /// The one way an event gets into the machine: every send, step, recorded send and delayed
+    /// event goes through here. From inside the machine's own callbacks (this thread holds the
+    /// gate) the event joins the external queue and `queued` answers: running it now would
+    /// start a macrostep inside another. Otherwise, holding the gate, `run` processes it.
+    /// `makeEvent` runs with the gate held either way, since it may take a payload slot; when
+    /// it returns `nil` nothing is sent and the answer is `nil`.
+    @inline(__always)
+    func enqueueOrRun<T>(_ makeEvent: () -> sc_event?, queued: () -> T,
+                         run: (sc_event) throws -> T) rethrows -> T? {
         try gate.withLock(ifReentered: {
-            runtime.postFromAction(event, typed: typed, known: known)
-            return .queued
+            guard let event = makeEvent() else { return nil }
+            runtime.externalQueue.append(event)
+            return queued()
         }) {
-            guard runtime.started else { throw MachineError.notStarted }
-            return try process(runtime.coreEvent(event, typed: typed, known: known))
+            guard let event = makeEvent() else { return nil }
+            return try run(event)
         }
+    }
+
+    /// ``enqueueOrRun(_:queued:run:)`` for an event that is always sent.
+    @inline(__always)
+    func enqueueOrRun<T>(_ makeEvent: () -> sc_event, queued: () -> T,
+                         run: (sc_event) throws -> T) rethrows -> T {
+        try enqueueOrRun({ Optional(makeEvent()) }, queued: queued, run: run)!
+    }
+
+    /// Sends a core event: queued from a callback, else its macrostep and then the events
+    /// queued meanwhile.
+    @inline(__always)
+    func send(core event: sc_event) throws -> SendOutcome {
+        try enqueueOrRun({ event }, queued: { .queued }, run: { try process($0) })
+    }
+
+    /// The general send path: `event` with its payload, typed value or unknown name in a slot.
+    func submit(_ event: Event, typed: (any Sendable)?, known: (id: UInt32, exact: Bool)?) throws -> SendOutcome {
+        try enqueueOrRun({ runtime.coreEvent(event, typed: typed, known: known) },
+                         queued: { .queued }, run: { try process($0) })
     }
 
     /// The allocation-free send path of typed machines: an interned event id with no payload.
     @usableFromInline
     func send(coreEventID id: UInt32) throws -> SendOutcome {
-        let event = sc_event(id: id, flags: 0, data: 0)
-        return try gate.withLock(ifReentered: {
-            runtime.externalQueue.append(event)
-            return .queued
-        }) {
-            try process(event)
-        }
+        try send(core: sc_event(id: id, flags: 0, data: 0))
     }
 
-    /// Runs one external event's macrostep, then the events queued meanwhile. Gate held.
+    /// Runs one external event's macrostep, then (when `drainingQueue`) the events queued
+    /// meanwhile. Gate held.
     @inline(__always)
-    func process(_ event: sc_event) throws -> SendOutcome {
+    func process(_ event: sc_event, drainingQueue: Bool = true) throws -> SendOutcome {
         guard runtime.started else {
             runtime.releaseSlot(event.data)
             throw MachineError.notStarted
         }
         let outcome = try dispatch(event)
-        if !runtime.externalQueue.isEmpty { try drainPending() }
+        if drainingQueue && !runtime.externalQueue.isEmpty { try drainPending() }
         finishMacrostep()
         return outcome
     }

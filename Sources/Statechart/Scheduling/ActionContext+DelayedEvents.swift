@@ -10,7 +10,7 @@ extension ActionContext {
     /// - Returns: the send id (`id`, or a generated `"send.N"`).
     @discardableResult
     public func send(_ event: Event, after delay: Duration, id: String? = nil) -> String {
-        guard let machine = runtime.owner else { return id ?? "" }
+        guard let machine else { return id ?? "" }
         return machine.scheduler.schedule(event, typed: nil, after: delay, id: id)
     }
 
@@ -23,6 +23,6 @@ extension ActionContext {
     /// - Returns: whether an event was still pending.
     @discardableResult
     public func cancel(sendID: String) -> Bool {
-        runtime.owner?.scheduler.cancel(id: sendID) ?? false
+        machine?.scheduler.cancel(id: sendID) ?? false
     }
 }

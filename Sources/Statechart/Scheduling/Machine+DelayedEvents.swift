@@ -56,20 +56,17 @@ extension Machine {
     /// the error observers, since no caller is waiting; they are told before the machine is
     /// released, so whoever reads the machine next has already heard of the error.
     func deliverDelayed(_ entry: DelayedEventScheduler.Entry) {
-        gate.withLock(ifReentered: {
-            // Delivered from inside one of this machine's callbacks: queue it like a send.
-            guard scheduler.beginProcessing(entry) else { return }
-            runtime.postFromAction(entry.event, typed: entry.typed)
-        }) {
-            guard scheduler.beginProcessing(entry) else { return }
+        // From inside one of this machine's callbacks the event is queued like a send.
+        _ = enqueueOrRun({
+            scheduler.beginProcessing(entry) ? runtime.coreEvent(entry.event, typed: entry.typed) : nil
+        }, queued: { () }, run: { event in
             do {
-                guard runtime.started else { throw MachineError.notStarted }
-                _ = try process(runtime.coreEvent(entry.event, typed: entry.typed))
+                _ = try process(event)
             } catch let error as MachineError {
                 runtime.reportError(error)
             } catch {
                 preconditionFailure("unexpected error \(error)")
             }
-        }
+        })
     }
 }

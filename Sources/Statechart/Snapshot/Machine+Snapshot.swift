@@ -136,26 +136,30 @@ extension Machine {
     func restoreRaw(active: [Int], history: [(state: Int, remembered: [Int])], halted: Bool,
                     internalEvents: [RestoredEvent], delayed: [(id: String, event: RestoredEvent, remaining: Duration)]) throws {
         try gate.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
+            // The core owns the rules (sc_machine_check_configuration, sc_machine_check_history:
+            // the ones its restores apply); everything is checked before anything is restored,
+            // so a refused snapshot changes nothing.
             let ids = chart.stateIDs
-            guard isLegalConfiguration(Set(active)) else {
+            let core = runtime.core
+            let states = active.map { sc_id($0) }
+            guard sc_machine_check_configuration(core, states, UInt32(states.count)) == SC_OK else {
                 throw SnapshotError.illegalConfiguration(active.map { ids[$0] })
             }
-            for record in history where !isLegalHistory(record.state, record.remembered) {
-                throw SnapshotError.invalidHistory(ids[record.state])
+            let records = history.map { (state: sc_id($0.state), remembered: $0.remembered.map { sc_id($0) }) }
+            for record in records
+            where sc_machine_check_history(core, record.state, record.remembered, UInt32(record.remembered.count)) != SC_OK {
+                throw SnapshotError.invalidHistory(ids[Int(record.state)])
             }
             if internalEvents.count > runtime.maximumInternalQueueLength {
                 throw SnapshotError.queueFull(event: internalEvents[runtime.maximumInternalQueueLength].event.name)
             }
-            // Validated: none of the core calls below can fail.
-            let core = runtime.core
+            // Checked: none of the core calls below can fail.
             runtime.clearExternalQueue()
-            let states = active.map { sc_id($0) }
             var status = sc_machine_restore(core, states, UInt32(states.count), halted)
-            precondition(status == SC_OK, "CStateCore rejected a configuration checked legal")
-            for record in history {
-                let remembered = record.remembered.map { sc_id($0) }
-                status = sc_machine_restore_history(core, sc_id(record.state), remembered, UInt32(remembered.count))
-                precondition(status == SC_OK, "CStateCore rejected a history record checked legal")
+            precondition(status == SC_OK, "CStateCore rejected a configuration it had checked legal")
+            for record in records {
+                status = sc_machine_restore_history(core, record.state, record.remembered, UInt32(record.remembered.count))
+                precondition(status == SC_OK, "CStateCore rejected a history record it had checked legal")
             }
             for queued in internalEvents {
                 runtime.raiseFromAction(queued.event, typed: queued.typed, known: queued.known)
@@ -175,63 +179,5 @@ extension Machine {
             }
             finishMacrostep()
         }
-    }
-
-    /// The rule `sc_machine_restore` enforces: every active state's parent is active (or the
-    /// root); the root and every active compound state have exactly one active child; every
-    /// active parallel state has all its children active; no history state is active.
-    private func isLegalConfiguration(_ active: Set<Int>) -> Bool {
-        let tables = chart.tables.pointee
-        for s in 0..<chart.stateCount {
-            let state = tables.states[s]
-            guard s == 0 || active.contains(s) else { continue }
-            if s != 0 {
-                if state.kind == SC_HISTORY_SHALLOW.rawValue || state.kind == SC_HISTORY_DEEP.rawValue { return false }
-                if state.parent != 0 && !active.contains(Int(state.parent)) { return false }
-            }
-            let children = childStates(of: s)
-            let on = children.filter(active.contains).count
-            if (s == 0 || state.kind == SC_COMPOUND.rawValue) && on != 1 { return false }
-            if state.kind == SC_PARALLEL.rawValue && on != children.count { return false }
-        }
-        return active.allSatisfy { $0 > 0 && $0 < chart.stateCount }
-    }
-
-    /// The rule `sc_machine_restore_history` enforces: a deep history remembers atomic
-    /// descendants of its parent, a shallow one children of its parent; never history states.
-    private func isLegalHistory(_ h: Int, _ remembered: [Int]) -> Bool {
-        let tables = chart.tables.pointee
-        let kind = chart.kinds[h]
-        guard kind == SC_HISTORY_SHALLOW || kind == SC_HISTORY_DEEP, !remembered.isEmpty else { return false }
-        let parent = Int(tables.states[h].parent)
-        let last = Int(tables.states[parent].last_descendant)
-        for s in remembered {
-            guard s > parent, s <= last else { return false }
-            let k = chart.kinds[s]
-            if k == SC_HISTORY_SHALLOW || k == SC_HISTORY_DEEP { return false }
-            if kind == SC_HISTORY_DEEP ? !chart.isAtomic(s) : Int(tables.states[s].parent) != parent { return false }
-        }
-        // A value exitStates could record: states that can be active together (the core
-        // refuses any other, so it is checked before anything is restored).
-        for (i, a) in remembered.enumerated() {
-            for b in remembered[(i + 1)...] where !sc_chart_can_be_active_together(chart.tables, sc_id(a), sc_id(b)) {
-                return false
-            }
-        }
-        return true
-    }
-
-    /// Child states (history states excluded) of state `s` in document order.
-    private func childStates(of s: Int) -> [Int] {
-        let tables = chart.tables.pointee
-        var result: [Int] = []
-        var child = s + 1
-        let last = Int(tables.states[s].last_descendant)
-        while child <= last {
-            let kind = chart.kinds[child]
-            if kind != SC_HISTORY_SHALLOW && kind != SC_HISTORY_DEEP { result.append(child) }
-            child = Int(tables.states[child].last_descendant) + 1
-        }
-        return result
     }
 }

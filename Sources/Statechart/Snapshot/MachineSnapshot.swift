@@ -44,7 +44,7 @@ public struct MachineSnapshot: Codable, Sendable, Hashable {
         /// The history state's id.
         public var state: String
         /// The remembered states: the parent's active child (shallow) or its active atomic
-        /// descendants (deep).
+        /// descendants (deep). Empty: nothing recorded (the history's default is used).
         public var remembered: [String]
 
         /// A record of `state` remembering `remembered`.

@@ -94,6 +94,22 @@ final class TypedValidationTests: XCTestCase {
             }
         }
         XCTAssertEqual(found.map(\.path), ["t"])
+        XCTAssertEqual(found.map(\.code), [.actionOutsideState])
+        XCTAssertEqual(found.first?.message, "entry and exit actions must be inside a state; the chart itself is never entered or exited")
+    }
+
+    func testExitActionAtTheTopLevel() {
+        let line = #line + 4
+        let found = errors {
+            try TypedChart<S, E>(name: "t") {
+                StateNode(.a)
+                OnExit { _ in }
+            }
+        }
+        XCTAssertEqual(found.map(\.code), [.actionOutsideState])
+        XCTAssertEqual(found.map(\.path), ["t"])
+        XCTAssertEqual(found.first?.location?.file, "StatechartTests/TypedValidationTests.swift")
+        XCTAssertEqual(found.first?.location?.line, line)
         XCTAssertEqual(found.first?.message, "entry and exit actions must be inside a state; the chart itself is never entered or exited")
     }
 
