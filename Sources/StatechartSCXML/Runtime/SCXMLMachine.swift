@@ -225,8 +225,9 @@ public final class SCXMLMachine: @unchecked Sendable {
          invokeValues: [String: DataValue]) throws {
         self.document = document
         let datamodelType = try Self.datamodelType(of: document, options: options)
-        // The passes below recurse as deep as the document nests.
-        let depth = document.nestingDepth
+        // The passes below recurse as deep as the document nests (for a document built in code,
+        // as deep as its states nest).
+        let depth = document.nestingDepth > 0 ? document.nestingDepth : Self.stateDepth(of: document)
         // The folder `src` may read from is the top document's, also for the documents it invokes.
         let parentSession = parent?.session
         let access = parentSession?.sourceAccess ?? SourceAccess(options: options, baseURL: baseURL)
@@ -437,6 +438,19 @@ extension SCXMLMachine {
                 message: "the document declares no datamodel and the default, \"\(name)\" (SCXMLMachine.Options.defaultDatamodel), is not available (available: \(available))")])
         }
         return type
+    }
+
+    /// How deep the states of `document` nest (the root is 1), found without recursion.
+    static func stateDepth(of document: SCXMLDocument) -> Int {
+        var deepest = 1
+        var pending: [(states: [SCXMLState], depth: Int)] = [(document.states, 2)]
+        while let (states, depth) = pending.popLast() {
+            for state in states {
+                deepest = max(deepest, depth)
+                if !state.children.isEmpty { pending.append((state.children, depth + 1)) }
+            }
+        }
+        return deepest
     }
 
     /// What `datamodel` finds in `document`: errors, and warnings (errors when strict).
