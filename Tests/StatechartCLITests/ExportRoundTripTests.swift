@@ -38,7 +38,7 @@ final class ExportRoundTripTests: XCTestCase {
             let before = try CLI.run(["trace", original.path], input: events)
             let after = try CLI.run(["trace", exported.path], input: events)
             if before.stdout != after.stdout || before.status != after.status {
-                problems.append("\(name): trace differs:\n\(before.stdout)---\n\(after.stdout)")
+                problems.append("\(name): trace differs:\n\(before.status) \(before.stdout)\(before.stderr)---\n\(after.status) \(after.stdout)\(after.stderr)")
             }
         }
         return problems
