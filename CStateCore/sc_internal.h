@@ -293,6 +293,9 @@ sc_status sc_step_enter_initial(sc_machine *m);
 /* mainEventLoop for one external event, first half: selectTransitions and the microstep.
  * Returns whether a transition was enabled. */
 bool sc_step_external_microstep(sc_machine *m, const sc_event *event);
+/* The microstep of transitions already selected in m->enabled (selection order, no repeats, domains
+ * filled; the plan cache selects them from a GUARDED plan). Returns whether one was taken. */
+bool sc_step_take_selected(sc_machine *m, const sc_event *event);
 /* mainEventLoop, second half: eventless transitions, internal events, invocations. SC_OK or
  * SC_UNHANDLED by `handled`, or an error. */
 sc_status sc_step_complete(sc_machine *m, bool handled);

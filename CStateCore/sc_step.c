@@ -622,6 +622,16 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
     return true;
 }
 
+/* The microstep of transitions a plan selected (sc_plan.c, from the same guard calls
+ * selectTransitions makes): m->enabled holds them in selection order, without repeats, with
+ * their domains; removeConflictingTransitions, then the microstep. Returns whether one was taken. */
+bool sc_step_take_selected(sc_machine *m, const sc_event *event) {
+    if (m->enabled_count > 1) remove_conflicting_transitions(m);
+    if (!m->enabled_count) return false;
+    microstep(m, event);
+    return true;
+}
+
 /* The rest of an external event's macrostep, when anything is left to do. */
 sc_status sc_step_complete(sc_machine *m, bool handled) {
     sc_status status = SC_OK;

@@ -286,7 +286,7 @@ public final class SCXMLMachine: @unchecked Sendable {
         // later eventless transition's condition may read it): a datamodel that binds it hears
         // of every transition taken for an event. The null datamodel has no `_event`.
         if session.bindsEvent {
-            machine.onTransitionEvent { [unowned session] ctx in session.prepare(ctx) }
+            machine.onTransitionEvent { [unowned session] ctx in session.rememberEvent(ctx) }
         }
         // Told once the macrostep that halts the machine has completed (or when it is stopped):
         // no state observer, so the core runs unobserved microsteps without calling Swift.
