@@ -297,6 +297,11 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event);
  * SC_UNHANDLED by `handled`, or an error. */
 sc_status sc_step_complete(sc_machine *m, bool handled);
 void sc_step_exit_interpreter(sc_machine *m);
+/* The first transition of atomic state a, or of its nearest ancestor that has one, that `event`
+ * (NULL: eventless) enables, conditionMatch only when `evaluate_guards`; NULL when there is
+ * none, or when a is not atomic. `mask` is sc_event_mask(event). */
+const sc_transition *sc_step_first_enabled(sc_machine *m, sc_id a, const sc_event *event,
+                                           uint64_t mask, bool evaluate_guards);
 /* selectTransitions as a question: whether `event` (never NULL) would enable a transition in the
  * configuration now, guards evaluated only when `evaluate_guards`. Changes nothing but what the
  * guards do (sc_machine_can_handle). */

@@ -27,17 +27,11 @@ static uint64_t range_bits(const sc_chart *c, sc_id d) {
 }
 
 /* Whether selecting `event` from atomic state a consulted a guard: selection stops at the first
- * transition on the way up from a whose descriptors match when it has no guard. */
-static bool consults_guard(const sc_chart *c, sc_id a, sc_id event, uint64_t mask) {
-    if (!(c->states[a].path_mask & mask)) return false;
-    for (sc_id s = a; s != SC_NONE; s = c->states[s].parent) {
-        const sc_state *st = &c->states[s];
-        if (!(st->own_mask & mask)) continue;
-        const sc_transition *t = c->transitions + st->first_transition;
-        for (const sc_transition *end = t + st->transition_count; t < end; t++)
-            if (t->event_count && sc_name_match(c, t, event)) return t->guard != SC_NONE;
-    }
-    return false;
+ * transition on the way up from a whose descriptors match when it has no guard (the same walk
+ * as selection's, sc_step_first_enabled, without evaluating guards). */
+static bool consults_guard(sc_machine *m, sc_id a, const sc_event *event, uint64_t mask) {
+    const sc_transition *t = sc_step_first_enabled(m, a, event, mask, false);
+    return t && t->guard != SC_NONE;
 }
 
 /* A state whose exit the key does not determine: it records history. */
@@ -144,14 +138,14 @@ static void examine(sc_machine *m, uint64_t key, sc_id event, sc_plan *plan) {
         for (uint64_t bits = key; bits; bits &= bits - 1) {
             sc_id a = sc_ctz64(bits);
             if (!sc_is_atomic(c->states[a].kind)) continue;
-            if (consults_guard(c, a, event, mask)) return;
+            if (consults_guard(m, a, &ev, mask)) return;
             atomic_before++;
             leaf = a;
         }
     } else {
         leaf = (sc_id)key;
         atomic_before = 1;
-        if (consults_guard(c, leaf, event, mask)) return;
+        if (consults_guard(m, leaf, &ev, mask)) return;
     }
     for (uint32_t k = 0; k < m->enabled_count; k++)
         if (c->transitions[m->enabled[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) return;
