@@ -300,15 +300,13 @@ sc_status sc_step_enter_initial(sc_machine *m);
 /* mainEventLoop for one external event, first half: selectTransitions and the microstep.
  * Returns whether a transition was enabled. */
 bool sc_step_external_microstep(sc_machine *m, const sc_event *event);
+/* The microstep of transitions already selected in m->enabled (selection order, no repeats, domains
+ * filled; the plan cache selects them from a GUARDED plan). Returns whether one was taken. */
+bool sc_step_take_selected(sc_machine *m, const sc_event *event);
 /* mainEventLoop, second half: eventless transitions, internal events, invocations. SC_OK or
  * SC_UNHANDLED by `handled`, or an error. */
 sc_status sc_step_complete(sc_machine *m, bool handled);
 void sc_step_exit_interpreter(sc_machine *m);
-/* The first transition of atomic state a, or of its nearest ancestor that has one, that `event`
- * (NULL: eventless) enables, conditionMatch only when `evaluate_guards`; NULL when there is
- * none, or when a is not atomic. `mask` is sc_event_mask(event). */
-const sc_transition *sc_step_first_enabled(sc_machine *m, sc_id a, const sc_event *event,
-                                           uint64_t mask, bool evaluate_guards);
 /* selectTransitions as a question: whether `event` (never NULL) would enable a transition in the
  * configuration now, guards evaluated only when `evaluate_guards`. Changes nothing but what the
  * guards do (sc_machine_can_handle). */

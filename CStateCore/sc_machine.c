@@ -45,7 +45,7 @@ static bool compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l)
     l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
     if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
-    size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes());
+    size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes(c, l->words));
     size += (size_t)l->words * 5u * sizeof(uint64_t);
     size += (size_t)l->history_words * sizeof(uint64_t);
     size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
@@ -70,7 +70,7 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
 
     uint8_t *p = memory;
     sc_machine *m = (sc_machine *)(void *)p;
-    p += SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes());
+    p += SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes(chart, l.words));
     m->chart = chart;
     m->host = *host;
     m->words = l.words;
@@ -96,6 +96,7 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     m->external.capacity = l.external_cap;
     sc_history_index_build(m);
     sc_step_count_configuration(m);
+    sc_plan_init(m);
     sc_plan_track(m);
     return m;
 }
@@ -174,6 +175,22 @@ static sc_status process_external(sc_machine *m, const sc_event *event) {
     return sc_plan_complete(m, handled);
 }
 
+#if !SC_CONFIG_NO_PLAN_CACHE
+/* sc_machine_dispatch's path for a plan that needs callbacks, guards or the algorithm (WALK,
+ * GUARDED, COMPUTE): the plan found is used without a second lookup. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static sc_status replay_external(sc_machine *m, sc_plan *plan, sc_event event) {
+    m->busy = true;
+    bool handled = sc_plan_replay(m, plan, &event);
+    sc_step_release(m, &event);
+    sc_status status = sc_plan_complete(m, handled);
+    m->busy = false;
+    return status;
+}
+#endif
+
 /* The general path of sc_machine_dispatch, out of line so the plan path spills nothing. */
 static sc_status dispatch_event(sc_machine *m, sc_event event) {
     if (m->busy) return sc_machine_post(m, event);
@@ -197,9 +214,11 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
      * nothing is left to do after it, the macrostep is done without entering the algorithm.
      * The key is 0 until the machine starts. */
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    const sc_plan *plan = cache->key && !m->busy && !m->halted ? sc_plan_find(cache, event.id) : NULL;
-    if (!plan || plan->mode >= SC_PLAN_WALK) return dispatch_event(m, event);
-    if (plan->mode == SC_PLAN_MASKS) sc_plan_apply_masks(m, plan);
+    sc_plan *plan = cache->key && !m->busy && !m->halted ? sc_plan_find(m, cache, event.id) : NULL;
+    if (!plan) return dispatch_event(m, event);
+    if (plan->mode >= SC_PLAN_WALK) return replay_external(m, plan, event);     /* WALK, GUARDED, COMPUTE */
+    SC_PLAN_COUNT(replays[plan->mode]);
+    if (plan->mode == SC_PLAN_MASKS) sc_plan_apply_masks(m, plan, &plan->step);
     bool handled = plan->mode == SC_PLAN_MASKS;
     if (m->host.release) {
         m->busy = true;
@@ -394,9 +413,9 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     memset(m->invoke_pending, 0, (size_t)m->words * sizeof(uint64_t));
     m->invoke_pending_count = 0;
     sc_step_count_configuration(m);
-    sc_plan_track(m);
     m->started = true;
     m->halted = halted;
+    sc_plan_track(m);
     return SC_OK;
 }
 

@@ -1,6 +1,7 @@
 /*
- * sc_plan.c - the dispatch cache: plans of external microsteps taken from single-path (or
- * one-word) configurations; see sc_plan.h for what a plan is.
+ * sc_plan.c - the dispatch cache: plans of external microsteps, keyed by the configuration (its
+ * words, or its single active leaf), the event and, for guarded selections, the guards' outcomes;
+ * see sc_plan.h for what a plan is.
  *
  * The algorithm runs unaware of the cache. After an external microstep, record() decides from
  * what is left to see - the chart, the key (the configuration before), the configuration after
@@ -19,19 +20,101 @@
 #if !SC_CONFIG_NO_PLAN_CACHE
 
 _Static_assert(SC_PLAN_MAX_PATH <= 64, "entry_defaults has one bit per entered state");
+_Static_assert(sizeof(sc_plan) == 48, "a plan is 48 bytes: 16 per machine");
+_Static_assert(SC_PLAN_MAX_CANDIDATES <= 8, "group_end has one bit per candidate");
+_Static_assert(sizeof(sc_plan_cache) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
 
-/* Bits (d, last_descendant(d)] of a one-word configuration. */
-static uint64_t range_bits(const sc_chart *c, sc_id d) {
-    sc_id last = c->states[d].last_descendant;
-    return ((UINT64_C(2) << last) - 1u) & ~((UINT64_C(2) << d) - 1u);
+#if SC_PLAN_STATS
+sc_plan_stats sc_plan_counters;
+#endif
+
+/* Whether any transition of the chart has a guard (its plans then carry candidates). */
+static bool chart_has_guards(const sc_chart *c) {
+    for (sc_id t = 0; t < c->transition_count; t++)
+        if (c->transitions[t].guard != SC_NONE) return true;
+    return false;
 }
 
-/* Whether selecting `event` from atomic state a consulted a guard: selection stops at the first
- * transition on the way up from a whose descriptors match when it has no guard (the same walk
- * as selection's, sc_step_first_enabled, without evaluating guards). */
-static bool consults_guard(sc_machine *m, sc_id a, const sc_event *event, uint64_t mask) {
-    const sc_transition *t = sc_step_first_enabled(m, a, event, mask, false);
-    return t && t->guard != SC_NONE;
+static size_t round_up8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+
+static uint32_t key_words_for(uint32_t words) {
+    return words > 1 && words <= SC_PLAN_MAX_KEY_WORDS ? words : 0;
+}
+
+/* The cache's layout for a chart (see sc_plan_cache); returns its bytes. */
+static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
+    const size_t plans = SC_PLAN_SETS * SC_PLAN_WAYS;
+    uint32_t key_words = key_words_for(words);
+    size_t candidates = sizeof(sc_plan_cache);
+    size_t words_at = candidates + (chart_has_guards(c) ? round_up8(plans * sizeof(sc_plan_candidates)) : 0);
+    size_t before = words_at + plans * 2u * key_words * sizeof(uint64_t);
+    if (cache) {
+        cache->key_words = key_words;
+        cache->candidates_offset = chart_has_guards(c) ? (uint32_t)candidates : 0;
+        cache->words_offset = (uint32_t)words_at;
+        cache->before_offset = (uint32_t)before;
+    }
+    return before + key_words * sizeof(uint64_t);
+}
+
+size_t sc_plan_cache_bytes(const sc_chart *c, uint32_t words) { return layout(c, words, NULL); }
+
+void sc_plan_init(sc_machine *m) { layout(m->chart, m->words, sc_plan_cache_of(m)); }
+
+/* Word loops rather than memcmp/memcpy: keys are 2 to SC_PLAN_MAX_KEY_WORDS words. */
+sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_id event) {
+    uint32_t first = sc_plan_set(cache->hash, event), n = cache->key_words;
+    const uint64_t *words = sc_plan_words(cache, sc_plan_slot(cache, first));
+    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++, words += 2u * n) {
+        sc_plan *p = sc_plan_slot(cache, first + w);
+        if (p->key != cache->key || p->event != event) continue;
+        uint32_t i = 0;
+        while (i < n && words[i] == m->configuration[i]) i++;
+        if (i < n) continue;
+        SC_PLAN_COUNT(multiword_replays);
+        return p;
+    }
+    return NULL;
+}
+
+void sc_plan_apply_words(sc_machine *m, const sc_plan *p) {
+    sc_plan_cache *cache = sc_plan_cache_of(m);
+    const uint64_t *next = sc_plan_words(cache, p) + cache->key_words;
+    for (uint32_t i = 0; i < cache->key_words; i++) m->configuration[i] = next[i];
+}
+
+/* Sets bits [begin, end) of a bit array. */
+static void bits_set_range(uint64_t *bits, sc_id begin, sc_id end) {
+    for (sc_id s = begin; s < end; s++) sc_bit_set(bits, s);
+}
+
+/* Whether selecting `event` from atomic state a consults a guard: selection stops at the first
+ * transition on the way up from a whose descriptors match when it has no guard. */
+static bool consults_guard(const sc_chart *c, sc_id a, sc_id event, uint64_t mask) {
+    if (!(c->states[a].path_mask & mask)) return false;
+    for (sc_id s = a; s != SC_NONE; s = c->states[s].parent) {
+        const sc_state *st = &c->states[s];
+        if (!(st->own_mask & mask)) continue;
+        const sc_transition *t = c->transitions + st->first_transition;
+        for (const sc_transition *end = t + st->transition_count; t < end; t++)
+            if (t->event_count && sc_name_match(c, t, event)) return t->guard != SC_NONE;
+    }
+    return false;
+}
+
+/* The configuration before the microstep: its bits (`words` of them), or, for leaf keys (bits
+ * NULL), the single active atomic state `leaf`. */
+typedef struct before_config {
+    const uint64_t *bits;
+    sc_id leaf;
+} before_config;
+
+/* The active atomic states of `before`, in document order: the first at or after `from`. */
+static sc_id next_atomic(const sc_chart *c, const before_config *b, sc_id from) {
+    if (!b->bits) return from <= b->leaf ? b->leaf : c->state_count;
+    sc_id a = sc_bit_next(b->bits, from, c->state_count);
+    while (a < c->state_count && !sc_is_atomic(c->states[a].kind)) a = sc_bit_next(b->bits, a + 1, c->state_count);
+    return a;
 }
 
 /* A state whose exit the key does not determine: it records history. */
@@ -43,68 +126,94 @@ static bool entry_fits(const sc_state *st) {
     return !(st->flags & SC_STATE_HAS_HISTORY) && st->kind != SC_FINAL;
 }
 
-/* One-word charts: the microstep as exit/entry masks, when it fits and made no callback. */
-static bool masks_plan(sc_machine *m, uint64_t key, sc_plan *plan) {
+/* Configurations with bits: the microstep as the configuration after it, when it fits and made
+ * no callback. */
+static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc_plan_step *step) {
     const sc_chart *c = m->chart;
-    uint64_t exit = 0, forced = 0;      /* forced: states the entry set holds before completion */
+    uint64_t exit[SC_PLAN_MAX_KEY_WORDS] = { 0 };
+    uint64_t forced[SC_PLAN_MAX_KEY_WORDS] = { 0 };     /* the entry set before completion */
     bool quiet = !m->host.entered && !m->host.exited && !m->host.taken;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
         const sc_transition *t = &c->transitions[m->enabled[k].transition];
         if (t->action != SC_NONE) quiet = false;
-        if (m->enabled[k].domain == SC_NONE) continue;
-        exit |= range_bits(c, m->enabled[k].domain);
-        for (uint32_t j = 0; j < t->target_count; j++) forced |= UINT64_C(1) << c->targets[t->targets_offset + j];
+        sc_id d = m->enabled[k].domain;
+        if (d == SC_NONE) continue;
+        bits_set_range(exit, d + 1, c->states[d].last_descendant + 1);
+        for (uint32_t j = 0; j < t->target_count; j++) sc_bit_set(forced, c->targets[t->targets_offset + j]);
     }
-    for (uint64_t bits = key & exit; bits; bits &= bits - 1) {
-        const sc_state *st = &c->states[sc_ctz64(bits)];
-        if (!exit_fits(st)) return false;
-        if (st->on_exit != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE)) quiet = false;
+    for (uint32_t w = 0; w < words; w++) {
+        for (uint64_t bits = before[w] & exit[w]; bits; bits &= bits - 1) {
+            const sc_state *st = &c->states[w * 64u + sc_ctz64(bits)];
+            if (!exit_fits(st)) return false;
+            if (st->on_exit != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE)) quiet = false;
+        }
     }
-    uint64_t entry = m->configuration[0] & exit;
     /* In document order, as computeEntrySet completes it: a compound state with no forced
      * descendant is entered by default, and its initial transition's targets become forced. */
-    for (uint64_t bits = entry; bits; bits &= bits - 1) {
-        sc_id s = sc_ctz64(bits);
-        const sc_state *st = &c->states[s];
-        if (!entry_fits(st)) return false;
-        if (st->on_entry != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE)) quiet = false;
-        if (st->kind == SC_COMPOUND && !(forced & range_bits(c, s))) {
-            const sc_transition *init = &c->transitions[st->initial];
-            if (init->action != SC_NONE) quiet = false;
-            for (uint32_t j = 0; j < init->target_count; j++)
-                forced |= UINT64_C(1) << c->targets[init->targets_offset + j];
+    for (uint32_t w = 0; w < words; w++) {
+        for (uint64_t bits = m->configuration[w] & exit[w]; bits; bits &= bits - 1) {
+            sc_id s = w * 64u + sc_ctz64(bits);
+            const sc_state *st = &c->states[s];
+            if (!entry_fits(st)) return false;
+            if (st->on_entry != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE)) quiet = false;
+            if (st->kind == SC_COMPOUND && sc_bit_next(forced, s + 1, st->last_descendant + 1) > st->last_descendant) {
+                const sc_transition *init = &c->transitions[st->initial];
+                if (init->action != SC_NONE) quiet = false;
+                for (uint32_t j = 0; j < init->target_count; j++) sc_bit_set(forced, c->targets[init->targets_offset + j]);
+            }
         }
     }
     if (!quiet) return false;
-    plan->mode = SC_PLAN_MASKS;
-    plan->u.masks.exit = exit;
-    plan->u.masks.entry = entry;
-    plan->next_hash = sc_plan_hash(m->configuration[0]);
-    plan->u.masks.eventless_states = m->eventless_states;
-    plan->u.masks.atomic_active = m->atomic_active;
+    step->mode = SC_PLAN_MASKS;
+    step->u.masks.next_key = words == 1 ? m->configuration[0] : sc_plan_digest(m->configuration, words);
+    step->u.masks.next_hash = sc_plan_hash(step->u.masks.next_key);
+    step->u.masks.eventless_states = m->eventless_states;
+    step->u.masks.atomic_active = m->atomic_active;
     return true;
 }
 
-/* One transition from the single atomic state `leaf` to a single atomic state: the paths. */
-static bool walk_plan(sc_machine *m, sc_id leaf, sc_plan *plan) {
+/* The only active atomic state of `bits` in d's range, or SC_NONE (none, or several). */
+static sc_id only_atomic_in(const sc_chart *c, const uint64_t *bits, sc_id d) {
+    sc_id end = c->states[d].last_descendant + 1, found = SC_NONE;
+    for (sc_id s = sc_bit_next(bits, d + 1, end); s < end; s = sc_bit_next(bits, s + 1, end)) {
+        if (!sc_is_atomic(c->states[s].kind)) continue;
+        if (found != SC_NONE) return SC_NONE;
+        found = s;
+    }
+    return found;
+}
+
+/* One transition whose domain holds one active atomic state before and after: the paths. */
+static bool walk_step(sc_machine *m, const before_config *before, sc_plan_step *step) {
     const sc_chart *c = m->chart;
     sc_id index = m->enabled[0].transition, d = m->enabled[0].domain;
-    plan->u.walk.leaf = leaf;
-    plan->u.walk.transition = index;
-    plan->u.walk.domain = d;
+    step->u.walk.transition = index;
+    step->u.walk.domain = d;
     if (d == SC_NONE) {                 /* targetless: nothing exited or entered */
-        plan->mode = SC_PLAN_WALK;
+        step->mode = SC_PLAN_WALK;
         return true;
     }
+    sc_id leaf = before->bits ? only_atomic_in(c, before->bits, d) : before->leaf;
+    sc_id next_leaf = only_atomic_in(c, m->configuration, d);
+    if (leaf == SC_NONE || next_leaf == SC_NONE) return false;
     for (sc_id s = leaf; s != d; s = c->states[s].parent)
         if (!exit_fits(&c->states[s])) return false;
+    bool plain = true;
+    int32_t eventless_change = 0;
+    for (sc_id s = leaf; s != d; s = c->states[s].parent) {
+        if (c->states[s].flags & SC_STATE_HAS_INVOKE) plain = false;
+        if (sc_has_eventless(c, s)) eventless_change--;
+    }
     sc_id path[SC_PLAN_MAX_PATH];
     uint32_t n = 0;
-    for (sc_id s = m->last_atomic; s != d; s = c->states[s].parent) {
+    for (sc_id s = next_leaf; s != d; s = c->states[s].parent) {
         if (n == SC_PLAN_MAX_PATH || !entry_fits(&c->states[s])) return false;
+        if (c->states[s].flags & SC_STATE_HAS_INVOKE) plain = false;
+        if (sc_has_eventless(c, s)) eventless_change++;
         path[n++] = s;
     }
-    /* Entered by default, as in masks_plan; on a path, "a forced state below s" is "the
+    if (eventless_change < INT16_MIN || eventless_change > INT16_MAX) plain = false;
+    /* Entered by default, as in masks_step; on a path, "a forced state below s" is "the
      * deepest forced state comes after s in document order". */
     const sc_transition *t = &c->transitions[index];
     sc_id deepest = 0;
@@ -120,106 +229,277 @@ static bool walk_plan(sc_machine *m, sc_id leaf, sc_plan *plan) {
         for (uint32_t j = 0; j < init->target_count; j++)
             if (c->targets[init->targets_offset + j] > deepest) deepest = c->targets[init->targets_offset + j];
     }
-    plan->mode = SC_PLAN_WALK;
-    plan->u.walk.entry_count = n;
-    plan->u.walk.entry_defaults = defaults;
+    step->mode = SC_PLAN_WALK;
+    step->next_leaf = next_leaf;
+    step->u.walk.leaf = leaf;
+    step->u.walk.entry_count = (uint8_t)n;
+    step->u.walk.entry_defaults = defaults;
+    step->u.walk.plain = plain;
+    step->u.walk.eventless_change = (int16_t)eventless_change;
     return true;
 }
 
-/* How the microstep just taken for `event` from the configuration `key` is to be replayed:
- * fills `plan`'s mode and the fields of that mode. */
-static void examine(sc_machine *m, uint64_t key, sc_id event, sc_plan *plan) {
-    const sc_chart *c = m->chart;
+/* The transitions selectTransitions tests for `event` from `before`, in its order: for each
+ * active atomic state, the matching transitions of it and its ancestors up to the first one
+ * without a guard. False when they do not fit in a plan (or need a computed domain). */
+static bool find_candidates(const sc_chart *c, const before_config *before, sc_id event, sc_plan_candidates *out) {
     const sc_event ev = { event, 0, 0 };
     const uint64_t mask = sc_event_mask(c, &ev);
-    sc_id leaf = SC_NONE;
-    uint32_t atomic_before = 0;
-    if (m->words == 1) {
-        for (uint64_t bits = key; bits; bits &= bits - 1) {
-            sc_id a = sc_ctz64(bits);
-            if (!sc_is_atomic(c->states[a].kind)) continue;
-            if (consults_guard(m, a, &ev, mask)) return;
-            atomic_before++;
-            leaf = a;
+    uint32_t n = 0;
+    memset(out, 0, sizeof *out);
+    for (sc_id a = next_atomic(c, before, 0); a < c->state_count; a = next_atomic(c, before, a + 1)) {
+        if (!(c->states[a].path_mask & mask)) continue;
+        uint32_t group_start = n;
+        for (sc_id s = a; s != SC_NONE; s = c->states[s].parent) {
+            const sc_state *st = &c->states[s];
+            if (!(st->own_mask & mask)) continue;
+            const sc_transition *t = c->transitions + st->first_transition;
+            for (const sc_transition *end = t + st->transition_count; t < end; t++) {
+                if (!t->event_count || !sc_name_match(c, t, event)) continue;
+                if (n == SC_PLAN_MAX_CANDIDATES || (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN)) return false;
+                out->transition[n++] = (sc_id)(t - c->transitions);
+                if (t->guard == SC_NONE) goto group_done;
+            }
         }
-    } else {
-        leaf = (sc_id)key;
-        atomic_before = 1;
-        if (consults_guard(m, leaf, &ev, mask)) return;
+    group_done:
+        if (n > group_start) out->group_end |= (uint8_t)(1u << (n - 1));
     }
+    out->count = (uint8_t)n;
+    return true;
+}
+
+/* Whether selecting `event` from `before` consults a guard. */
+static bool selection_consults_guards(const sc_chart *c, const before_config *before, sc_id event) {
+    const sc_event ev = { event, 0, 0 };
+    const uint64_t mask = sc_event_mask(c, &ev);
+    for (sc_id a = next_atomic(c, before, 0); a < c->state_count; a = next_atomic(c, before, a + 1))
+        if (consults_guard(c, a, event, mask)) return true;
+    return false;
+}
+
+/* How the microstep just taken from `before` (with the transitions in m->enabled) is to be
+ * replayed: fills `step` (mode COMPUTE when it cannot be). */
+static void examine_step(sc_machine *m, const before_config *before, sc_plan_step *step) {
+    const sc_chart *c = m->chart;
+    memset(step, 0, sizeof *step);
+    step->mode = SC_PLAN_COMPUTE;
+    step->next_leaf = m->last_atomic;
     for (uint32_t k = 0; k < m->enabled_count; k++)
         if (c->transitions[m->enabled[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) return;
     if (m->enabled_count == 0) {
-        plan->mode = SC_PLAN_UNHANDLED;
-    } else if (m->words == 1 && masks_plan(m, key, plan)) {
+        step->mode = SC_PLAN_UNHANDLED;
+    } else if (before->bits && masks_step(m, before->bits, m->words, step)) {
         /* filled */
-    } else if (m->enabled_count == 1 && atomic_before == 1 && m->atomic_active == 1) {
-        walk_plan(m, leaf, plan);
+    } else if (m->enabled_count == 1 && !walk_step(m, before, step)) {
+        step->mode = SC_PLAN_COMPUTE;
     }
     /* else: callbacks in several regions, not replayable state by state */
 }
 
-/* Keeps what examine() found for (key, event). A plan found to need the algorithm is kept too
- * (SC_PLAN_COMPUTE), so a guarded microstep is examined once, not on every event. */
-static void record(sc_machine *m, uint64_t key, sc_id event) {
+/* The slot (key, event) is kept in: its own, or a free or the oldest way of its set. */
+static sc_plan *slot_for(sc_machine *m, uint64_t key, sc_id event) {
+    sc_plan_cache *cache = sc_plan_cache_of(m);
+    uint32_t first = sc_plan_set(sc_plan_hash(key), event), way = 0;
+    while (way < SC_PLAN_WAYS && sc_plan_slot(cache, first + way)->key != 0) way++;
+    if (way == SC_PLAN_WAYS) way = cache->clock++ % SC_PLAN_WAYS;
+    return sc_plan_slot(cache, first + way);
+}
+
+/* Keeps the plan of the microstep just taken for `event` from `before` (key `key`). A plan found
+ * to need the algorithm is kept too (SC_PLAN_COMPUTE), so such a microstep is examined once, not
+ * on every event. A guarded selection keeps its candidates; its step is recorded when a replay
+ * first chooses (take_guarded). */
+static void record(sc_machine *m, const before_config *before, uint64_t key, sc_id event) {
     sc_plan plan;
+    sc_plan_candidates candidates;
     memset(&plan, 0, sizeof plan);
     plan.key = key;
     plan.event = event;
-    plan.next_leaf = m->last_atomic;
-    plan.mode = SC_PLAN_COMPUTE;
-    examine(m, key, event, &plan);
+    if (!selection_consults_guards(m->chart, before, event)) {
+        examine_step(m, before, &plan.step);
+        plan.mode = plan.step.mode;
+    } else if (find_candidates(m->chart, before, event, &candidates)) {
+        plan.mode = SC_PLAN_GUARDED;    /* step.mode 0: no step yet */
+    } else {
+        plan.mode = plan.step.mode = SC_PLAN_COMPUTE;
+    }
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    sc_plan *set = sc_plan_set(cache, sc_plan_hash(key), event);
-    uint32_t way = 0;
-    while (way < SC_PLAN_WAYS && set[way].key != 0) way++;
-    if (way == SC_PLAN_WAYS) way = cache->clock++ % SC_PLAN_WAYS;
-    set[way] = plan;
+    sc_plan *slot = slot_for(m, key, event);
+    *slot = plan;
+    if (plan.mode == SC_PLAN_GUARDED) *sc_plan_candidates_of(cache, slot) = candidates;
+    if (cache->key_words) {
+        memcpy(sc_plan_words(cache, slot), before->bits, cache->key_words * sizeof(uint64_t));
+        memcpy(sc_plan_words(cache, slot) + cache->key_words, m->configuration, cache->key_words * sizeof(uint64_t));
+    }
 }
 
-/* Replays an UNHANDLED, MASKS or WALK plan. */
-static void replay(sc_machine *m, const sc_plan *p, const sc_event *event) {
+/* Replays a WALK step (UNHANDLED: nothing to do): the callbacks of sc_step_exit_state and
+ * sc_step_enter_state, in their order; a plain step (no invocations) changes the configuration
+ * bits itself and sets the counters once (the host cannot read them). */
+static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) {
     const sc_chart *c = m->chart;
     if (p->mode == SC_PLAN_UNHANDLED) return;
-    if (p->mode == SC_PLAN_MASKS) {
-        sc_plan_apply_masks(m, p);
-        return;
-    }
     sc_id t = p->u.walk.transition, d = p->u.walk.domain;
+    bool plain = p->u.walk.plain;
     if (d != SC_NONE) {
-        for (sc_id s = p->u.walk.leaf; s != d; s = c->states[s].parent) sc_step_exit_state(m, s, event);
+        for (sc_id s = p->u.walk.leaf; s != d; s = c->states[s].parent) {
+            if (!plain) {
+                sc_step_exit_state(m, s, event);
+                continue;
+            }
+            sc_id on_exit = c->states[s].on_exit;
+            if (on_exit != SC_NONE) m->host.action(m->host.context, m, on_exit, event);
+            sc_bit_clear(m->configuration, s);
+            if (m->host.exited) m->host.exited(m->host.context, m, s);
+        }
     }
     if (m->host.taken) m->host.taken(m->host.context, m, t, event);
     sc_id action = c->transitions[t].action;
     if (action != SC_NONE) m->host.action(m->host.context, m, action, event);
-    if (d != SC_NONE) {
-        sc_id path[SC_PLAN_MAX_PATH];
-        uint32_t n = p->u.walk.entry_count;
-        for (sc_id s = p->next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
-        for (uint32_t i = 0; i < p->u.walk.entry_count; i++)
-            sc_step_enter_state(m, path[i], (p->u.walk.entry_defaults >> i) & 1u, event);
+    if (d == SC_NONE) return;
+    sc_id path[SC_PLAN_MAX_PATH];
+    uint32_t n = p->u.walk.entry_count;
+    if (n == 1) path[0] = p->next_leaf;
+    else for (sc_id s = p->next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
+    for (uint32_t i = 0; i < p->u.walk.entry_count; i++) {
+        bool by_default = (p->u.walk.entry_defaults >> i) & 1u;
+        if (!plain) {
+            sc_step_enter_state(m, path[i], by_default, event);
+            continue;
+        }
+        const sc_state *st = &c->states[path[i]];
+        sc_bit_set(m->configuration, path[i]);
+        if (m->host.entered) m->host.entered(m->host.context, m, path[i]);
+        if (st->on_entry != SC_NONE) m->host.action(m->host.context, m, st->on_entry, event);
+        if (by_default) {
+            sc_id a = c->transitions[st->initial].action;
+            if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
+        }
+    }
+    if (plain) {
+        m->eventless_states = (uint32_t)((int32_t)m->eventless_states + p->u.walk.eventless_change);
+        m->last_atomic = p->next_leaf;
     }
 }
 
-sc_status sc_plan_complete(sc_machine *m, bool handled) {
-    sc_status status = sc_step_complete(m, handled);
-    sc_plan_track(m);
-    return status;
+/* selectTransitions from a GUARDED plan's candidates: their guards, called as the algorithm calls
+ * them (conditionMatch; the first enabled candidate of each atomic state ends its group).
+ * Returns the candidates chosen, a bit each. */
+static uint32_t choose(sc_machine *m, const sc_plan_candidates *p, const sc_event *event) {
+    const sc_chart *c = m->chart;
+    uint32_t choice = 0;
+    bool group_done = false;
+    for (uint32_t i = 0; i < p->count; i++) {
+        if (!group_done) {
+            sc_id guard = c->transitions[p->transition[i]].guard;
+            if (guard == SC_NONE || (m->host.guard && m->host.guard(m->host.context, m, guard, event))) {
+                group_done = true;
+                choice |= 1u << i;
+            }
+        }
+        if ((p->group_end >> i) & 1u) group_done = false;
+    }
+    return choice;
+}
+
+/* enabledTransitions from the candidates chosen, into m->enabled: an ordered set, since an
+ * ancestor's transition may be chosen again from a later atomic state. */
+static void fill_enabled(sc_machine *m, const sc_plan_candidates *p, uint32_t choice) {
+    m->enabled_count = 0;
+    for (; choice; choice &= choice - 1) {
+        sc_id index = p->transition[sc_ctz64(choice)];
+        bool seen = false;
+        for (uint32_t k = 0; k < m->enabled_count && !seen; k++) seen = m->enabled[k].transition == index;
+        if (!seen && m->enabled_count < m->enabled_capacity) {
+            m->enabled[m->enabled_count].transition = index;
+            m->enabled[m->enabled_count].domain = m->chart->transitions[index].domain;
+            m->enabled_count++;
+        }
+    }
+}
+
+/* The configuration before a microstep, as examine_step() reads it; multi-word machines copy it. */
+static before_config save_before(sc_machine *m, sc_plan_cache *cache, const uint64_t *key) {
+    before_config b = { NULL, (sc_id)*key };
+    if (m->words == 1) {
+        b.bits = key;
+    } else if (cache->key_words) {
+        uint64_t *copy = sc_plan_before(cache);
+        memcpy(copy, m->configuration, cache->key_words * sizeof(uint64_t));
+        b.bits = copy;
+    }
+    return b;
+}
+
+/* A GUARDED plan: its guards, then the step of what they chose when it was recorded for the
+ * same choice; else the algorithm from the chosen transitions, whose step is kept in the plan. */
+static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_event *event) {
+    sc_plan_cache *cache = sc_plan_cache_of(m);
+    /* Copies: a callback (a guard too) may clear the cache (sc_machine_set_host). */
+    const sc_plan_candidates candidates = *sc_plan_candidates_of(cache, cached);
+    const sc_plan_step step = cached->step;
+    uint32_t choice = choose(m, &candidates, event);
+    if (!choice) {
+        m->enabled_count = 0;
+        return false;
+    }
+    if (step.mode != 0 && candidates.choice == choice && cached->key == key) {
+        SC_PLAN_COUNT(guarded_outcomes);
+        SC_PLAN_COUNT(replays[step.mode]);
+        if (step.mode == SC_PLAN_MASKS) {
+            sc_plan_apply_masks(m, cached, &step);
+            return true;
+        }
+        if (step.mode == SC_PLAN_COMPUTE) {
+            fill_enabled(m, &candidates, choice);
+            return sc_step_take_selected(m, event);
+        }
+        replay(m, &step, event);
+        return true;
+    }
+    fill_enabled(m, &candidates, choice);
+    before_config before = save_before(m, cache, &key);
+    bool handled = sc_step_take_selected(m, event);
+    sc_plan_step recorded;
+    examine_step(m, &before, &recorded);
+    /* Kept in the plan's slot if the plan is still there (a callback may have cleared it). */
+    if (cached->key == key && cached->event == event->id && cached->mode == SC_PLAN_GUARDED) {
+        cached->step = recorded;
+        sc_plan_candidates_of(cache, cached)->choice = choice;
+        if (cache->key_words)
+            memcpy(sc_plan_words(cache, cached) + cache->key_words, m->configuration, cache->key_words * sizeof(uint64_t));
+    }
+    return handled;
+}
+
+bool sc_plan_replay(sc_machine *m, sc_plan *cached, const sc_event *event) {
+    SC_PLAN_COUNT(replays[cached->mode]);
+    switch (cached->mode) {
+    case SC_PLAN_MASKS:
+        sc_plan_apply_masks(m, cached, &cached->step);
+        return true;
+    case SC_PLAN_COMPUTE:
+        return sc_step_external_microstep(m, event);
+    case SC_PLAN_GUARDED:
+        return take_guarded(m, cached, cached->key, event);
+    default: {
+        /* A copy: a callback may change the observers (sc_machine_set_host), which clears the cache. */
+        const sc_plan_step step = cached->step;
+        replay(m, &step, event);
+        return step.mode != SC_PLAN_UNHANDLED;
+    }
+    }
 }
 
 bool sc_plan_take_event(sc_machine *m, const sc_event *event) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     uint64_t key = cache->key;
-    const sc_plan *cached = key ? sc_plan_find(cache, event->id) : NULL;
-    if (cached && cached->mode == SC_PLAN_COMPUTE) return sc_step_external_microstep(m, event);
-    if (cached) {
-        /* A copy: a callback may change the observers (sc_machine_set_host), which clears the cache. */
-        const sc_plan plan = *cached;
-        replay(m, &plan, event);
-        return plan.mode != SC_PLAN_UNHANDLED;
-    }
+    if (!key) return sc_step_external_microstep(m, event);
+    sc_plan *cached = sc_plan_find(m, cache, event->id);
+    if (cached) return sc_plan_replay(m, cached, event);
+    before_config before = save_before(m, cache, &key);
     bool handled = sc_step_external_microstep(m, event);
-    if (key) record(m, key, event->id);
+    record(m, &before, key, event->id);
     return handled;
 }
 

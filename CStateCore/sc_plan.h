@@ -17,73 +17,176 @@
 
 /*
  * A plan is an external event's microstep, recorded the first time it runs from a
- * configuration and replayed afterwards. It is keyed by the configuration: its only word in a
- * chart of at most 64 states, else its only active atomic state (the configuration is then the
- * path down to it), and kept only when (configuration, event) alone determined it: no guard was
- * consulted, no history was read or written and no final state was entered.
+ * configuration and replayed afterwards. It is keyed by the configuration and the event, and
+ * kept only when the configuration, the event and the guards' outcomes alone determined it: no
+ * history was read or written and no final state was entered. The key is
+ *
+ *   - a chart of at most 64 states: its configuration word;
+ *   - at most SC_PLAN_MAX_KEY_WORDS words: a digest of the configuration, the words themselves
+ *     kept after the plan and compared on every lookup ("multi-word plans");
+ *   - larger charts: the only active atomic state (the configuration is the path down to it);
+ *     other configurations of such charts run the algorithm.
  *
  *   SC_PLAN_UNHANDLED  the event enables nothing.
- *   SC_PLAN_MASKS      one-word charts, no callback made: the microstep is two mask operations,
- *                      configuration = (configuration & ~exit) | entry, whatever the number of
+ *   SC_PLAN_MASKS      no callback made: the microstep is the configuration after it, copied in
+ *                      (one word, or the words after the plan), whatever the number of
  *                      transitions (parallel regions included).
- *   SC_PLAN_WALK       from one atomic state to one atomic state, replayed state by state with
- *                      the recorded microstep's callbacks:
+ *   SC_PLAN_WALK       one transition whose domain holds one active atomic state, `leaf`, before
+ *                      and one, `next_leaf`, after; replayed state by state with the recorded
+ *                      microstep's callbacks (other regions are untouched):
  *
  *        domain                      exit:  leaf, parent(leaf), ... up to the domain (excluded)
  *       /      \                     then:  the transition's content
  *    leaf ... next_leaf              enter: the path from below the domain down to next_leaf,
  *                                           bit i of entry_defaults: i-th state entered by default
- *   SC_PLAN_COMPUTE    not replayable (a guard, history, a final state, callbacks in several
- *                      regions): the microstep is computed in full, and not examined again.
+ *   SC_PLAN_GUARDED    selection consults guards: the plan lists the transitions selection would
+ *                      test, in its order, at most SC_PLAN_MAX_CANDIDATES ("candidates", grouped
+ *                      by active atomic state). A replay calls exactly those guards, as the
+ *                      algorithm would; the candidates chosen (a bit each) are the key of the
+ *                      plan's step: the MASKS, WALK or COMPUTE step recorded the last time they
+ *                      were chosen (other choices run the algorithm from the chosen transitions
+ *                      and record their step in its place).
+ *   SC_PLAN_COMPUTE    not replayable (history, a final state, callbacks in several regions, a
+ *                      transition to a history state): the microstep is computed in full, and
+ *                      not examined again.
  */
 #define SC_PLAN_WAYS 4u       /* any cycle of up to 4 (configuration, event) pairs never misses */
 #define SC_PLAN_SETS 4u
 #define SC_PLAN_MAX_PATH 64u
+#define SC_PLAN_MAX_KEY_WORDS 4u    /* multi-word plans: charts of up to 256 states */
+#define SC_PLAN_MAX_CANDIDATES 4u
 
 /* In this order: sc_machine_dispatch replays the first two itself, the others need the algorithm. */
-enum { SC_PLAN_UNHANDLED = 1, SC_PLAN_MASKS = 2, SC_PLAN_WALK = 3, SC_PLAN_COMPUTE = 4 };
+enum { SC_PLAN_UNHANDLED = 1, SC_PLAN_MASKS = 2, SC_PLAN_WALK = 3, SC_PLAN_GUARDED = 4, SC_PLAN_COMPUTE = 5 };
 
-typedef struct sc_plan {
-    uint64_t key;               /* the configuration (see above); 0 marks an empty slot */
-    sc_id event;                /* key */
+/* How to replay one microstep (UNHANDLED, MASKS, WALK or COMPUTE). */
+typedef struct sc_plan_step {
     uint32_t mode;              /* SC_PLAN_* */
-    sc_id next_leaf;            /* the atomic state entered last (the only one, for WALK) */
-    uint32_t next_hash;         /* MASKS: sc_plan_hash of the configuration after it */
+    sc_id next_leaf;            /* the atomic state entered last */
     union {
         struct {
+            uint64_t next_key;          /* the key after it (for one word: the configuration) */
+            uint32_t next_hash;         /* sc_plan_hash(next_key) */
             uint32_t eventless_states, atomic_active;   /* the counters after the microstep */
-            uint64_t exit, entry;
         } masks;
         struct {
-            sc_id leaf, transition, domain;             /* domain SC_NONE: targetless */
-            uint32_t entry_count;
             uint64_t entry_defaults;
+            sc_id leaf, transition, domain;             /* domain SC_NONE: targetless */
+            uint8_t entry_count;                        /* at most SC_PLAN_MAX_PATH */
+            /* Neither path has a state with invocations: the replay updates the configuration
+             * bits itself, and the counters once: one atomic state leaves and one enters, so
+             * only eventless_states changes, by eventless_change. */
+            uint8_t plain;
+            int16_t eventless_change;
         } walk;
     } u;
+} sc_plan_step;
+
+typedef struct sc_plan {
+    uint64_t key;               /* the configuration's key (see above); 0 marks an empty slot */
+    sc_id event;                /* key */
+    uint32_t mode;              /* SC_PLAN_*: step.mode, or GUARDED */
+    sc_plan_step step;          /* GUARDED: the step of the candidates last chosen (mode 0: none) */
 } sc_plan;
 
+/* After each plan, in machines of charts with guards: the candidates of a GUARDED plan. */
+typedef struct sc_plan_candidates {
+    sc_id transition[SC_PLAN_MAX_CANDIDATES];
+    uint8_t count;
+    uint8_t group_end;          /* bit i: candidate i is the last its atomic state tests */
+    uint16_t reserved;
+    uint32_t choice;            /* the candidates chosen when `step` was recorded, a bit each */
+} sc_plan_candidates;
+
+/*
+ * The cache: SC_PLAN_SETS x SC_PLAN_WAYS plans, then what some charts need per plan, in arrays
+ * indexed like the plans (so a plan's own size, and the lookup's arithmetic, are fixed):
+ *
+ *   | header | plans[16] | candidates[16] (charts with guards) | words[16][2 x key_words] | before |
+ *
+ * words[i]: multi-word machines, plan i's key words then the words after its MASKS step;
+ * before: multi-word machines, a scratch copy of the configuration before the microstep being
+ * recorded.
+ */
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
     uint32_t hash;              /* sc_plan_hash(key), kept so lookups need not multiply */
     uint32_t clock;             /* picks the way a full set overwrites */
-    sc_plan plans[SC_PLAN_SETS][SC_PLAN_WAYS];
+    uint32_t key_words;         /* multi-word plans: the configuration's words; else 0 */
+    uint32_t candidates_offset; /* bytes from the cache to candidates[0] (0: no guards) */
+    uint32_t words_offset;      /* bytes from the cache to words[0] */
+    uint32_t before_offset;     /* bytes from the cache to before */
+    sc_plan plans[SC_PLAN_SETS * SC_PLAN_WAYS];
 } sc_plan_cache;
+
+/* Test builds count replays (-DSC_PLAN_STATS=1), so the differential tests can show that the
+ * fast paths ran; not thread-safe, and compiled out of every other build. */
+#ifndef SC_PLAN_STATS
+#define SC_PLAN_STATS 0
+#endif
+#if SC_PLAN_STATS
+typedef struct sc_plan_stats {
+    unsigned long replays[SC_PLAN_COMPUTE + 1];         /* by mode: plans replayed */
+    unsigned long multiword_replays;                    /* plans found by multi-word keys */
+    unsigned long guarded_outcomes;                     /* GUARDED hits whose step was recorded
+                                                           for the same candidates */
+} sc_plan_stats;
+extern sc_plan_stats sc_plan_counters;
+#define SC_PLAN_COUNT(field) (sc_plan_counters.field++)
+#else
+#define SC_PLAN_COUNT(field) ((void)0)
+#endif
 
 /* The cache follows the header in the machine's block (sc_machine.c lays it out). */
 static inline sc_plan_cache *sc_plan_cache_of(sc_machine *m) {
     return (sc_plan_cache *)(void *)((uint8_t *)m + SC_MACHINE_HEADER_BYTES);
 }
 
-static inline size_t sc_plan_cache_bytes(void) { return sizeof(sc_plan_cache); }
+/* Bytes of the cache of a machine for `chart` (checked), whose configuration has `words` words. */
+size_t sc_plan_cache_bytes(const sc_chart *chart, uint32_t words);
+
+/* Sets the layout fields of a cache in a zeroed block (called once per machine). */
+void sc_plan_init(sc_machine *m);
+
+static inline sc_plan *sc_plan_slot(sc_plan_cache *cache, uint32_t index) {
+    return &cache->plans[index];
+}
+
+/* The candidates of plan p (charts with guards). */
+static inline sc_plan_candidates *sc_plan_candidates_of(sc_plan_cache *cache, const sc_plan *p) {
+    sc_plan_candidates *all = (sc_plan_candidates *)(void *)((uint8_t *)cache + cache->candidates_offset);
+    return &all[p - cache->plans];
+}
+
+/* The key words (then the words after its MASKS step) of plan p (multi-word machines). */
+static inline uint64_t *sc_plan_words(sc_plan_cache *cache, const sc_plan *p) {
+    uint64_t *all = (uint64_t *)(void *)((uint8_t *)cache + cache->words_offset);
+    return all + (size_t)(p - cache->plans) * 2u * cache->key_words;
+}
+
+/* The multi-word scratch: the configuration before the microstep being recorded. */
+static inline uint64_t *sc_plan_before(sc_plan_cache *cache) {
+    return (uint64_t *)(void *)((uint8_t *)cache + cache->before_offset);
+}
 
 static inline uint32_t sc_plan_hash(uint64_t key) {
     return (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
 }
 
+/* The key of a multi-word configuration: a digest, never 0 (0 marks an empty slot). */
+static inline uint64_t sc_plan_digest(const uint64_t *words, uint32_t n) {
+    uint64_t h = 0;
+    for (uint32_t i = 0; i < n; i++) h = (h ^ words[i]) * UINT64_C(0xFF51AFD7ED558CCD) + i;
+    return (h ^ (h >> 29)) | 1u;
+}
+
 /* Updates the key (and its hash) from the configuration; called after every macrostep. */
 static inline void sc_plan_track(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    uint64_t key = m->words == 1 ? m->configuration[0] : m->atomic_active == 1 ? m->last_atomic : 0;
+    uint64_t key;
+    if (m->words == 1) key = m->configuration[0];
+    else if (cache->key_words) key = m->started ? sc_plan_digest(m->configuration, m->words) : 0;
+    else key = m->atomic_active == 1 ? m->last_atomic : 0;
     cache->key = key;
     cache->hash = sc_plan_hash(key);
 }
@@ -94,32 +197,52 @@ static inline void sc_plan_forget(sc_machine *m) {
     memset(cache->plans, 0, sizeof cache->plans);
 }
 
-static inline sc_plan *sc_plan_set(sc_plan_cache *cache, uint32_t key_hash, sc_id event) {
-    return cache->plans[((key_hash ^ event * 0x85EBCA77u) >> 24) % SC_PLAN_SETS];
+/* The first slot of the set of (key hash, event). */
+static inline uint32_t sc_plan_set(uint32_t key_hash, sc_id event) {
+    return (((key_hash ^ event * 0x85EBCA77u) >> 24) % SC_PLAN_SETS) * SC_PLAN_WAYS;
 }
 
+/* Multi-word machines' lookup and MASKS step, out of line so that the one-word path, inlined
+ * into sc_machine_dispatch, stays short. */
+sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_id event);
+void sc_plan_apply_words(sc_machine *m, const sc_plan *p);
+
 /* The plan for (current key, event), or NULL. The key must not be 0. */
-static inline const sc_plan *sc_plan_find(sc_plan_cache *cache, sc_id event) {
-    const sc_plan *set = sc_plan_set(cache, cache->hash, event);
-    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++)
-        if (set[w].key == cache->key && set[w].event == event) return &set[w];
+static inline sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_id event) {
+    if (cache->key_words) return sc_plan_find_words(m, cache, event);
+    uint32_t first = sc_plan_set(cache->hash, event);
+    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++) {
+        sc_plan *p = sc_plan_slot(cache, first + w);
+        if (p->key == cache->key && p->event == event) return p;
+    }
     return NULL;
 }
 
-/* Applies an SC_PLAN_MASKS plan: the configuration word, its counters and the key; no callback. */
-static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p) {
+/* Applies a MASKS step of plan p: the configuration, its counters and the key; no callback. */
+static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan_step *step) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    uint64_t configuration = (m->configuration[0] & ~p->u.masks.exit) | p->u.masks.entry;
-    m->configuration[0] = configuration;
-    cache->key = configuration;
-    cache->hash = p->next_hash;
-    m->eventless_states = p->u.masks.eventless_states;
-    m->atomic_active = p->u.masks.atomic_active;
-    m->last_atomic = p->next_leaf;
+    if (cache->key_words) sc_plan_apply_words(m, p);
+    else m->configuration[0] = step->u.masks.next_key;
+    cache->key = step->u.masks.next_key;
+    cache->hash = step->u.masks.next_hash;
+    m->eventless_states = step->u.masks.eventless_states;
+    m->atomic_active = step->u.masks.atomic_active;
+    m->last_atomic = step->next_leaf;
 }
 
-/* sc_step_complete, then the key of the configuration it leaves. */
-sc_status sc_plan_complete(sc_machine *m, bool handled);
+/* sc_step_complete, then the key of the configuration it leaves. sc_step_complete's own test
+ * comes first, inline: most replayed macrosteps end with their microstep. */
+static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {
+    sc_status status = handled ? SC_OK : SC_UNHANDLED;
+    if (m->failure != SC_OK || m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
+        status = sc_step_complete(m, handled);
+    sc_plan_track(m);
+    return status;
+}
+
+/* An external event's microstep from the plan `plan` found for it (sc_plan_find). Returns whether
+ * a transition was taken. */
+bool sc_plan_replay(sc_machine *m, sc_plan *plan, const sc_event *event);
 
 /* An external event's microstep: replayed from a plan when there is one, else computed by
  * sc_step_external_microstep and kept as a plan when it may be. Returns whether a transition
@@ -128,7 +251,8 @@ bool sc_plan_take_event(sc_machine *m, const sc_event *event);
 
 #else /* SC_CONFIG_NO_PLAN_CACHE */
 
-static inline size_t sc_plan_cache_bytes(void) { return 0; }
+static inline size_t sc_plan_cache_bytes(const sc_chart *chart, uint32_t words) { (void)chart; (void)words; return 0; }
+static inline void sc_plan_init(sc_machine *m) { (void)m; }
 static inline void sc_plan_track(sc_machine *m) { (void)m; }
 static inline void sc_plan_forget(sc_machine *m) { (void)m; }
 static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {

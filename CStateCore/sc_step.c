@@ -204,10 +204,12 @@ static void remove_conflicting_transitions(sc_machine *m) {
  * or its nearest ancestor. `event` NULL selects eventless transitions. The 64-bit masks skip
  * states (and whole ancestor paths) that have no transition for this event. */
 
-/* One walk for selectTransitions, sc_step_would_select and the plan cache (sc_step_first_enabled,
- * sc_internal.h). Forced inline into select_transitions, the hot loop of every dispatch: called
- * there (once per active atomic state, per selection) it cost 150 more instructions per event
- * on the guarded benchmark chart (callgrind). */
+/* The first transition of active atomic state a, or of its nearest ancestor that has one, that
+ * `event` (NULL: eventless) enables, conditionMatch only when `evaluate_guards`; NULL when there
+ * is none. `mask` is sc_event_mask(event). One walk for selectTransitions and
+ * sc_step_would_select (sc_machine_can_handle). Forced inline into select_transitions, the hot
+ * loop of every dispatch: called there (once per active atomic state, per selection) it cost
+ * 150 more instructions per event on the guarded benchmark chart (callgrind). */
 static SC_ALWAYS_INLINE const sc_transition *first_enabled(sc_machine *m, sc_id a, const sc_event *event,
                                                            uint64_t mask, bool evaluate_guards) {
     const sc_chart *c = m->chart;
@@ -224,11 +226,6 @@ static SC_ALWAYS_INLINE const sc_transition *first_enabled(sc_machine *m, sc_id 
         }
     }
     return NULL;
-}
-
-const sc_transition *sc_step_first_enabled(sc_machine *m, sc_id a, const sc_event *event,
-                                           uint64_t mask, bool evaluate_guards) {
-    return first_enabled(m, a, event, mask, evaluate_guards);
 }
 
 static void select_transitions(sc_machine *m, const sc_event *event) {
@@ -623,6 +620,16 @@ sc_status sc_step_enter_initial(sc_machine *m) {
  * list stays in m->enabled until the next selection (the plan cache reads it afterwards). */
 bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
     select_transitions(m, event);
+    if (!m->enabled_count) return false;
+    microstep(m, event);
+    return true;
+}
+
+/* The microstep of transitions a plan selected (sc_plan.c, from the same guard calls
+ * selectTransitions makes): m->enabled holds them in selection order, without repeats, with
+ * their domains; removeConflictingTransitions, then the microstep. Returns whether one was taken. */
+bool sc_step_take_selected(sc_machine *m, const sc_event *event) {
+    if (m->enabled_count > 1) remove_conflicting_transitions(m);
     if (!m->enabled_count) return false;
     microstep(m, event);
     return true;

@@ -2,7 +2,7 @@
 # Runs the libFuzzer harnesses (see docs/FUZZING.md) for a given time each, under AddressSanitizer
 # and UndefinedBehaviorSanitizer:
 #
-#   scripts/fuzz.sh [--seconds N] [--keep-going] [--jobs J] [harness...]
+#   scripts/fuzz.sh [--seconds N] [--seed S] [--keep-going] [--jobs J] [harness...]
 #
 #   tables     CStateCore: arbitrary tables through sc_chart_check and every entry point taking tables
 #   dispatch   CStateCore: generated charts and events against the reference model and the
@@ -19,6 +19,11 @@
 # .build-fuzz/findings/<harness>/ (crash-*, timeout-*, oom-*, leak-*), its log to
 # .build-fuzz/<harness>.<pid>.log.
 #
+# --seed S gives libFuzzer its random seed (default 0: a new one each run); the smoke suite
+# passes a fixed seed so that CI explores the same inputs on every clean clone (the SCXML
+# harnesses run threads, so "the same" is nearly, not exactly). A finding's input is printed
+# in the log (text, or base64 for the binary C harnesses), so a CI log alone reproduces it.
+#
 # --keep-going runs libFuzzer with -fork so it carries on after a finding and collects them all
 # (for long runs); --jobs J runs J harness processes in parallel in that mode.
 #
@@ -28,19 +33,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-seconds=60 keep_going=0 jobs=1 harnesses=()
+seconds=60 seed=0 keep_going=0 jobs=1 harnesses=()
 while (($#)); do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
     --keep-going) keep_going=1; shift ;;
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     tables|dispatch|scxml|scxml-ecma) harnesses+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1' (harnesses: tables dispatch scxml scxml-ecma)" >&2; exit 2 ;;
   esac
 done
 ((${#harnesses[@]})) || harnesses=(tables dispatch scxml scxml-ecma)
 [[ $seconds =~ ^[0-9]+$ ]] && ((seconds > 0)) || { echo "fuzz.sh: --seconds needs a positive whole number" >&2; exit 2; }
+[[ $seed =~ ^[0-9]+$ ]] && ((seed < 4294967296)) || { echo "fuzz.sh: --seed needs a whole number below 2^32" >&2; exit 2; }
 
 clang=${CLANG:-/opt/swift/usr/bin/clang}
 command -v "$clang" >/dev/null || { echo "fuzz.sh: no clang at $clang (set CLANG)" >&2; exit 2; }
@@ -159,7 +166,7 @@ for name in "${harnesses[@]}"; do
   # Inputs up to 4 KiB describe charts far larger than the harnesses keep; documents up to 64 KiB.
   max_len=4096; [[ $name == scxml* ]] && max_len=65536
   flags=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
-         -artifact_prefix="$artifacts/" -max_len=$max_len)
+         -artifact_prefix="$artifacts/" -max_len=$max_len -seed="$seed")
   # Invoked sessions run on their own queues and may outlive the input that started them, so
   # libFuzzer's leak check after each input reported memory still in use by one (once, in a
   # W3C autoforward test; not reproducible alone). For the SCXML harnesses leaks are checked
@@ -167,6 +174,7 @@ for name in "${harnesses[@]}"; do
   [[ $name == scxml* ]] && flags+=(-detect_leaks=0)
   ((keep_going)) && flags+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   before=$(find "$artifacts" -type f | wc -l)
+  touch "$log.start"
   start=$SECONDS status=0
   env "${env_vars[@]}" "$bin" "${flags[@]}" "$corpus" "$(seed_dir "$name")" >"$log" 2>&1 || status=$?
   elapsed=$((SECONDS - start))
@@ -180,6 +188,15 @@ for name in "${harnesses[@]}"; do
   if ((total)); then
     grep -E "FINDING|ERROR: |SUMMARY|#[0-9]+ 0x.* in (sc_|fuzz|\\$)|Test unit written" "$log" | head -30 || true
     echo "fuzz $name: see $log and $artifacts/"
+    # The inputs themselves, so that a CI log alone reproduces a finding.
+    find "$artifacts" -type f -newer "$log.start" | head -3 | while read -r f; do
+      echo "---- $(basename "$f") ($(wc -c <"$f") bytes):"
+      case $name in
+        scxml*) head -c 4096 "$f"; echo ;;
+        *) head -c 4096 "$f" | base64 ;;
+      esac
+      echo "----"
+    done
     failed=$((failed + 1))
   else
     passed=$((passed + 1))

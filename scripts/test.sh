@@ -33,6 +33,11 @@ for suite in scripts/suites/[0-9]*.sh; do
   summary+=("$name: $passed passed, $failed failed ($((SECONDS - start)) s)")
   [ "$status" -eq 0 ] || failed_suites+=("$name")
 done
+# The end of each failing suite's output again, so that the tail of a CI log says what failed.
+for name in "${failed_suites[@]}"; do
+  echo "== the last 40 lines of failing suite $name"
+  tail -40 "$log_dir/$name.txt"
+done
 echo "== summary"
 printf 'test.sh: %s\n' "${summary[@]}"
 ((${#failed_suites[@]})) && echo "error: failing suites: ${failed_suites[*]}" >&2

@@ -91,15 +91,15 @@ static double median(double *values, unsigned n) {
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-static bool has_actions(const bench_table *table) {
+/* Whether the table's steps call guards or actions (the baseline then makes the same calls). */
+static bool has_calls(const bench_table *table) {
     for (size_t i = 0; i < (size_t)table->configurations * table->columns; i++)
-        if (table->actions[i]) return true;
+        if (table->actions[i] || table->guards_count[i]) return true;
     return false;
 }
 
-static uint32_t run_table(const bench_table *table, const cycle *cy, uint64_t count, bool counting,
-                          uint64_t *actions) {
-    if (counting) return bench_table_run_counting(table, cy->columns, cy->length, count, 0, actions);
+static uint32_t run_table(bench_table *table, const cycle *cy, uint64_t count, bool calling) {
+    if (calling) return bench_table_run_calling(table, cy->columns, cy->length, count, 0);
     return bench_table_run(table, cy->columns, cy->length, count, 0);
 }
 
@@ -145,9 +145,49 @@ static void print_machine(FILE *tsv) {
     }
 }
 
+/* Issue 14's targets for the C core: the core's median ns per event at most `ratio` times the
+ * table's, measured in the same run; and the turnstile's sc_machine at most 256 bytes with
+ * default options. Filled as the charts run, printed at the end with a verdict each. */
+typedef struct target {
+    const char *chart;
+    double ratio;
+    double measured;            /* core / table; < 0: not run */
+} target;
+
+static target targets[] = {
+    { "turnstile", 1.5, -1 }, { "hierarchical", 1.5, -1 }, { "deep", 1.5, -1 },
+    { "wide", 5.0, -1 }, { "guarded", 5.0, -1 },
+};
+#define MACHINE_BYTES_TARGET 256u
+static size_t turnstile_machine_bytes;
+
+static void note_ratio(const char *chart, double ratio) {
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+        if (strcmp(targets[i].chart, chart) == 0) targets[i].measured = ratio;
+}
+
+static void print_verdicts(FILE *tsv) {
+    printf("\nTargets (C core, issue 14; medians of this run; the baseline makes the same guard and action calls)\n");
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        const target *t = &targets[i];
+        if (t->measured < 0) continue;
+        bool met = t->measured <= t->ratio;
+        printf("  %-4s C core, %-12s at most %.1fx the next[][] table: %.2fx\n", met ? "PASS" : "MISS", t->chart,
+               t->ratio, t->measured);
+        if (tsv) fprintf(tsv, "%s.verdict\t%s\n", t->chart, met ? "PASS" : "MISS");
+    }
+    if (turnstile_machine_bytes) {
+        bool met = turnstile_machine_bytes <= MACHINE_BYTES_TARGET;
+        printf("  %-4s sc_machine for the turnstile, default options, at most %u B: %zu B\n", met ? "PASS" : "MISS",
+               MACHINE_BYTES_TARGET, turnstile_machine_bytes);
+        if (tsv) fprintf(tsv, "turnstile.machine_verdict\t%s\n", met ? "PASS" : "MISS");
+    }
+}
+
 static void bench_chart_run(const options *o, const bench_chart *chart, FILE *tsv) {
     const sc_chart *c = chart->chart;
     size_t machine_bytes = sc_machine_size(c, NULL);
+    if (strcmp(chart->name, "turnstile") == 0) turnstile_machine_bytes = machine_bytes;
     cycle cy;
     if (!read_cycle(o->charts, chart, &cy)) {
         printf("%-13s %5u states %6u transitions   machine %zu B   (no event cycle: not dispatched)\n",
@@ -159,7 +199,7 @@ static void bench_chart_run(const options *o, const bench_chart *chart, FILE *ts
     sc_status status = bench_table_build(&table, c, chart->guard_states, chart->guard_count, cy.column_ids,
                                          cy.column_count, MAX_CONFIGURATIONS);
     if (status != SC_OK) fail("cannot flatten the chart", chart->name);
-    bool counting = has_actions(&table);
+    bool counting = has_calls(&table);
 
     bench_core core;
     if (bench_core_open(&core, c, chart->guard_states, chart->guard_count) != SC_OK)
@@ -171,12 +211,11 @@ static void bench_chart_run(const options *o, const bench_chart *chart, FILE *ts
 
     double *table_ns = calloc(o->rounds, sizeof *table_ns), *core_ns = calloc(o->rounds, sizeof *core_ns);
     if (!table_ns || !core_ns) fail("out of memory", NULL);
-    uint64_t table_actions = 0;
     for (unsigned r = 0; r < o->rounds; r++) {
         for (int k = 0; k < 2; k++) {
             if ((k == 0) == (r % 2 == 0)) {
                 uint64_t start = bench_now_ns();
-                uint32_t end = run_table(&table, &cy, table_count, counting, &table_actions);
+                uint32_t end = run_table(&table, &cy, table_count, counting);
                 table_ns[r] = (double)(bench_now_ns() - start) / (double)table_count;
                 if (end != 0) fail("the table did not return to its start", chart->name);
             } else {
@@ -188,12 +227,13 @@ static void bench_chart_run(const options *o, const bench_chart *chart, FILE *ts
             }
         }
     }
-    /* Same work: the table's action counts (from the core's callbacks) against the core's. */
+    /* Same work: the baseline's guard and action calls against the core's. */
     core.action_calls = core.guard_calls = 0;
     bench_core_run(&core, cy.ids, cy.length, period * 100);
-    uint64_t actions = 0;
-    run_table(&table, &cy, period * 100, counting, &actions);
-    if (actions != core.action_calls) fail("table and core ran different numbers of actions", chart->name);
+    table.action_calls = table.guard_calls = 0;
+    run_table(&table, &cy, period * 100, counting);
+    if (counting && table.action_calls != core.action_calls) fail("table and core ran different numbers of actions", chart->name);
+    if (counting && table.guard_calls != core.guard_calls) fail("table and core called guards a different number of times", chart->name);
     double guards = (double)core.guard_calls / (double)(period * 100);
     double actions_per_event = (double)core.action_calls / (double)(period * 100);
 
@@ -205,6 +245,7 @@ static void bench_chart_run(const options *o, const bench_chart *chart, FILE *ts
         allocations = (double)allocation_counter_calls() / (double)(period * 1000);
     }
     double t = median(table_ns, o->rounds), m = median(core_ns, o->rounds);
+    note_ratio(chart->name, m / t);
     printf("%-13s %8.2f %8.2f %7.1fx %6u %6.2f %7.2f %8.2f %9zu\n", chart->name, t, m, m / t,
            table.configurations, guards, actions_per_event, allocations,
            machine_bytes);
@@ -234,8 +275,7 @@ static int profile(const char *dir, const char *name, const char *runner, const 
         if (bench_table_build(&table, chart->chart, chart->guard_states, chart->guard_count, cy.column_ids,
                               cy.column_count, MAX_CONFIGURATIONS) != SC_OK)
             fail("cannot flatten the chart", name);
-        uint64_t actions = 0;
-        printf("end state %u\n", run_table(&table, &cy, count, has_actions(&table), &actions));
+        printf("end state %u\n", run_table(&table, &cy, count, has_calls(&table)));
         bench_table_free(&table);
     } else {
         printf("unhandled %llu\n", (unsigned long long)bench_core_run(&core, cy.ids, cy.length, count));
@@ -275,6 +315,7 @@ int main(int argc, char **argv) {
             if (strcmp(only[k], chart->name) == 0) wanted = true;
         if (wanted) bench_chart_run(&o, chart, tsv);
     }
+    print_verdicts(tsv);
     if (tsv) fclose(tsv);
     return 0;
 }

@@ -3,6 +3,9 @@
  * The conventions (hand-derived traces, the harness) are in test_harness.h.
  */
 #include "test_harness.h"
+#if SC_PLAN_STATS   /* builds that count replays (Makefile: test-plan, test-sanitize) */
+#include "sc_plan.h"
+#endif
 
 /* =========================================================================================
  * Differential test: the core against a literal Appendix D model on random charts
@@ -34,13 +37,18 @@ static sc_id random_descendant(const cb_builder *b, sc_id s) {
     return n ? pool[rnd(n)] : SC_NONE;
 }
 
+/* The generator's size: random_chart() stops adding states at gen_limit; gen_regions > 0 puts a
+ * parallel state with that many regions under the root first (charts of more than 64 states with
+ * many regions, whose configurations take several words: multi-word plans). */
+static uint32_t gen_limit = 36, gen_regions = 0;
+
 static void gen_children(cb_builder *b, sc_id parent, int depth) {
     const char *pname = b->state_name[parent];
     uint8_t pkind = b->states[parent].kind;
     uint32_t kids = 1 + rnd(3);
     bool has_state = false;
     int histories = 0;
-    for (uint32_t i = 0; i < kids && b->state_count < 36; i++) {
+    for (uint32_t i = 0; i < kids && b->state_count < gen_limit; i++) {
         char name[16];
         snprintf(name, sizeof name, "s%u", (unsigned)b->state_count);
         uint32_t r = rnd(12);
@@ -68,6 +76,15 @@ static cb_builder *random_chart(void) {
     if (!b) return NULL;
     static const char *const pool[] = { "a", "b", "c", "a.x", "b.y", "d" };
     for (size_t i = 0; i < sizeof pool / sizeof pool[0]; i++) cb_event(b, pool[i]);
+    if (gen_regions) {
+        cb_state(b, NULL, SC_PARALLEL, "P");
+        for (uint32_t i = 0; i < gen_regions; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "r%u", (unsigned)i);
+            sc_id region = cb_state(b, "P", SC_COMPOUND, name);
+            gen_children(b, region, 1);
+        }
+    }
     gen_children(b, 0, 0);
     const sc_id n = b->state_count;
     for (sc_id s = 0; s < n; s++) {
@@ -388,6 +405,9 @@ static bool run_plan_case(uint32_t seed, bool quiet, harness *h, ref_machine *r,
     for (int step = 0; ok && core >= 0 && !sc_machine_is_halted(m) && step < 64; step++) {
         h->trace[0] = r->trace[0] = '\0';
         sc_id event = rnd(4);                 /* a, b, c, a.x */
+        /* Guards change now and then (the model reads the same array), so GUARDED plans see
+         * other choices than the one their step was recorded for. */
+        if (rnd(8) == 0) h->guard[rnd(3)] ^= true;
         core = sc_machine_dispatch(m, (sc_event){ event, 0, 0 });
         model = ref_dispatch(r, event);
         ok = quiet ? same_configuration(m, b, r, core, model, why, size) : same_state(h, r, core, model, why, size);
@@ -404,18 +424,73 @@ done:
     return ok;
 }
 
-static void test_plans_replay_like_the_reference_model(void) {
-    harness *h = owned_alloc(sizeof *h);
-    ref_machine *r = owned_alloc(sizeof *r);
+/* Runs the plan cases of seeds 1..charts; false (after test_fail) at the first difference. */
+static bool run_plan_cases(uint32_t charts, harness *h, ref_machine *r) {
     char why[1536];
-    for (uint32_t seed = 1; seed <= RANDOM_CHARTS; seed++) {
+    for (uint32_t seed = 1; seed <= charts; seed++) {
         for (int quiet = 0; quiet < 2; quiet++) {
             if (!run_plan_case(seed, quiet, h, r, why, sizeof why)) {
                 test_fail(__LINE__, "%s", why);
-                return;
+                return false;
             }
         }
     }
+    return true;
+}
+
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+/* The fast paths ran: replays of each kind, counted by the core (-DSC_PLAN_STATS=1 builds). */
+static void expect_replays(const sc_plan_stats *before, bool multiword) {
+    const sc_plan_stats *now = &sc_plan_counters;
+    static const char *const names[] = { "", "UNHANDLED", "MASKS", "WALK", "GUARDED", "COMPUTE" };
+    for (int mode = SC_PLAN_UNHANDLED; mode <= SC_PLAN_GUARDED; mode++)
+        if (now->replays[mode] == before->replays[mode]) test_fail(__LINE__, "no %s plan was replayed", names[mode]);
+    if (now->guarded_outcomes == before->guarded_outcomes)
+        test_fail(__LINE__, "no GUARDED plan replayed the step of its choice");
+    if (multiword && now->multiword_replays == before->multiword_replays)
+        test_fail(__LINE__, "no multi-word plan was replayed");
+}
+#endif
+
+static void test_plans_replay_like_the_reference_model(void) {
+    harness *h = owned_alloc(sizeof *h);
+    ref_machine *r = owned_alloc(sizeof *r);
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+    sc_plan_stats before = sc_plan_counters;
+#endif
+    if (!run_plan_cases(RANDOM_CHARTS, h, r)) return;
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+    expect_replays(&before, false);
+#endif
+}
+
+/* The same on charts of about 60 to 250 states under a parallel state of 8 to 22 regions: their
+ * configurations take two to four words, so multi-word plans (and WALK plans in multi-region
+ * configurations) are replayed. */
+static void test_multiword_plans_replay_like_the_reference_model(void) {
+    harness *h = owned_alloc(sizeof *h);
+    ref_machine *r = owned_alloc(sizeof *r);
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+    sc_plan_stats before = sc_plan_counters;
+#endif
+    bool ok = true;
+    uint32_t words_seen[5] = { 0 };
+    for (uint32_t round = 0; ok && round < 8; round++) {
+        gen_regions = 8 + round * 2;
+        gen_limit = 80 + round * 25;
+        ok = run_plan_cases(RANDOM_CHARTS / 20, h, r);
+        rng_state = round;
+        cb_builder *b = random_chart();
+        if (b && cb_finish(b)) words_seen[(b->chart.state_count + 63) / 64 > 4 ? 4 : (b->chart.state_count + 63) / 64]++;
+        cb_free(b);
+    }
+    gen_regions = 0;
+    gen_limit = 36;
+    if (!ok) return;
+    if (!words_seen[2] || !words_seen[3]) test_fail(__LINE__, "the generator made no chart of two and three words");
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+    expect_replays(&before, true);
+#endif
 }
 
 /* A microstep that enters a compound state by default runs its <initial> content (W3C
@@ -444,6 +519,7 @@ static void test_plans_keep_initial_content(void) {
 const test_case differential_tests[] = {
     TEST(test_differential_random_charts_vs_reference_model),
     TEST(test_plans_replay_like_the_reference_model),
+    TEST(test_multiword_plans_replay_like_the_reference_model),
     TEST(test_plans_keep_initial_content),
     TEST(test_set_host_observers_see_cached_microsteps),
     TEST(test_set_host_inside_a_replayed_microstep),

@@ -14,6 +14,7 @@
 void machine_lock_init(machine_lock *lock) {
     lock->state = 0;
     lock->owner = 0;
+    lock->waiters = 0;
 }
 
 void machine_lock_destroy(machine_lock *lock) { (void)lock; }
@@ -31,8 +32,10 @@ void machine_lock_acquire_contended(machine_lock *lock) {
 #endif
     }
     /* Taken with state 2 (not 1), since other threads may still be asleep behind us. */
+    __atomic_fetch_add(&lock->waiters, 1, __ATOMIC_RELAXED);
     while (__atomic_exchange_n(&lock->state, 2, __ATOMIC_ACQUIRE) != 0)
         syscall(SYS_futex, &lock->state, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+    __atomic_fetch_sub(&lock->waiters, 1, __ATOMIC_RELAXED);
 }
 
 void machine_lock_wake(machine_lock *lock) {
@@ -44,6 +47,7 @@ void machine_lock_wake(machine_lock *lock) {
 void machine_lock_init(machine_lock *lock) {
     lock->state = 0;
     lock->owner = 0;
+    lock->waiters = 0;
     pthread_mutex_init(&lock->mutex, NULL);
     pthread_cond_init(&lock->cond, NULL);
 }
@@ -55,10 +59,12 @@ void machine_lock_destroy(machine_lock *lock) {
 
 void machine_lock_acquire_contended(machine_lock *lock) {
     pthread_mutex_lock(&lock->mutex);
+    __atomic_fetch_add(&lock->waiters, 1, __ATOMIC_RELAXED);
     /* The state goes to 2 under the mutex, and the waker signals under it too, so the wake-up
      * cannot fall between our test and our wait. */
     while (__atomic_exchange_n(&lock->state, 2, __ATOMIC_ACQUIRE) != 0)
         pthread_cond_wait(&lock->cond, &lock->mutex);
+    __atomic_fetch_sub(&lock->waiters, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&lock->mutex);
 }
 

@@ -3,7 +3,7 @@ import Foundation
 import StatechartCodegen
 import StatechartSCXML
 
-/// `statechart generate c FILE.scxml -o DIR [--name NAME] [--trace-main]`.
+/// `statechart generate c FILE.scxml -o DIR [--name NAME] [--trace-main] [--strict]`.
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
@@ -22,8 +22,9 @@ struct GenerateCCommand: ParsableCommand {
             memory size, the hooks the firmware implements) and DIR/NAME.c (static const tables and the \
             executable content as C). With --trace-main also DIR/NAME_main.c, a main() that prints what \
             `statechart trace FILE` prints. Build: cc -std=c11 -I CStateCore/include DIR/*.c CStateCore/*.c. \
-            Exit status: 0, or 2 with file:line:column: error: lines for a document that cannot be \
-            generated (nothing is written then).
+            Load warnings (docs/COMPATIBILITY.md) are printed as file:line:column: warning: lines on \
+            standard error; --strict makes them errors. Exit status: 0, or 2 with file:line:column: \
+            error: lines for a document that cannot be generated (nothing is written then).
             """
     )
 
@@ -39,6 +40,9 @@ struct GenerateCCommand: ParsableCommand {
     @Flag(help: "Also write NAME_main.c, a main() implementing the `statechart trace` contract.")
     var traceMain = false
 
+    @Flag(help: "Refuse, as errors, the rule breaks other tools' charts are loaded with (warnings otherwise).")
+    var strict = false
+
     func run() throws {
         // The same bounded reader as the other commands: the size is checked before anything
         // is read, and directories and FIFOs are refused by type.
@@ -51,11 +55,13 @@ struct GenerateCCommand: ParsableCommand {
         }
         let files: CGeneratedFiles
         do {
-            files = try CCodeGenerator.generate(scxml: data, fileName: file, name: name, traceMain: traceMain)
+            files = try CCodeGenerator.generate(scxml: data, fileName: file, name: name, traceMain: traceMain,
+                                                strict: strict)
         } catch {
             Loading.printError(error.description)
             throw ExitCode(2)
         }
+        for warning in files.warnings { Loading.printError(warning.description) }
         do {
             try files.write(to: URL(fileURLWithPath: output))
         } catch {

@@ -31,6 +31,9 @@ public struct CGeneratedFiles: Sendable {
     public var source: String
     /// `NAME_main.c`: a `main()` implementing the `statechart trace` contract, when asked for.
     public var traceMain: String?
+    /// What the document gets wrong but was generated anyway, with the meaning it was given
+    /// (`SCXMLMachine.warnings`; docs/COMPATIBILITY.md).
+    public var warnings: [SCXMLDiagnostic] = []
 
     /// The files as (file name, contents), in the order they are written.
     public var files: [(name: String, contents: String)] {
@@ -81,14 +84,17 @@ public enum CCodeGenerator {
     /// Generates C for an SCXML document. `name` defaults to the file's base name made a C
     /// identifier; `traceMain` adds `NAME_main.c`.
     ///
+    /// What other tools write that breaks a rule but has one obvious meaning is generated with
+    /// that meaning and listed in ``CGeneratedFiles/warnings``; `strict` refuses it.
+    ///
     /// - Throws: ``CCodegenError`` with every problem: parse and validation errors, a datamodel
     ///   other than null, and content that has no C form (which element, and why).
     public static func generate(scxml data: Data, fileName: String, name: String? = nil,
-                                traceMain: Bool = false) throws(CCodegenError) -> CGeneratedFiles {
+                                traceMain: Bool = false, strict: Bool = false) throws(CCodegenError) -> CGeneratedFiles {
         let prefix = try chartName(name, fileName: fileName)
         let document: SCXMLDocument
         do {
-            document = try SCXMLParser.parse(data: data, fileName: fileName)
+            document = try SCXMLParser.parse(data: data, fileName: fileName, strict: strict)
         } catch {
             throw CCodegenError(error.diagnostics)
         }
@@ -105,7 +111,9 @@ public enum CCodeGenerator {
         }
         let machine: SCXMLMachine
         do {
-            machine = try SCXMLMachine(document: document, options: SCXMLMachine.Options(datamodels: [CodegenDatamodel.self]))
+            var options = SCXMLMachine.Options(datamodels: [CodegenDatamodel.self])
+            options.strict = strict
+            machine = try SCXMLMachine(document: document, options: options)
         } catch let error as SCXMLLoadError {
             throw CCodegenError(error.diagnostics + problems)
         } catch {
@@ -161,7 +169,7 @@ public enum CCodeGenerator {
         let parts = CParts(compiled: compiled, names: names, hooks: hooks, origin: fileName,
                            guardCases: guardCases, actionCases: actionCases)
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
-                               traceMain: traceMain ? CTraceMainWriter.main(parts) : nil)
+                               traceMain: traceMain ? CTraceMainWriter.main(parts) : nil, warnings: machine.warnings)
     }
 
     /// Generates C for a chart built in Swift. Guards, actions, invocations and done data are

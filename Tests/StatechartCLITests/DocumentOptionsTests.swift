@@ -100,6 +100,19 @@ final class DocumentOptionsTests: XCTestCase {
         XCTAssertEqual(strictRun.status, 2)
         XCTAssertEqual(strictRun.stderr, "\(path):2:29: error: \(logWarning)\n")
     }
+
+    func testGenerateCPrintsWarningsAndStrictRefuses() throws {
+        let path = try qtChart()
+        let output = folder.appendingPathComponent("c").path
+        let generate = try CLI.run(["generate", "c", path, "-o", output, "--name", "qt"])
+        XCTAssertEqual(generate.status, 0, generate.stderr)
+        XCTAssertEqual(generate.stderr, "\(path):2:29: warning: \(logWarning)\n")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output + "/qt.c"))
+        let strict = try CLI.run(["generate", "c", path, "-o", output + "-strict", "--strict"])
+        XCTAssertEqual(strict.status, 2)
+        XCTAssertEqual(strict.stderr, "\(path):2:29: error: \(logWarning)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output + "-strict"))
+    }
 }
 
 /// `statechart validate` prints every error and warning of a document in one run.

@@ -44,6 +44,24 @@ final class DeepNestingTests: XCTestCase {
         XCTAssertEqual(configuration, ["s1000"])
     }
 
+    func testADeepDocumentBuiltInCodeLoadsOnAThreadWithASmallStack() throws {
+        // No parser told the machine how deep it nests: it finds out from the states.
+        var document = try SCXMLParser.parse(string: chain(2_000))
+        document.nestingDepth = 0
+        let built = document
+        let loaded = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var configuration: [String] = []
+        DispatchQueue.global().async {
+            if let machine = try? SCXMLMachine(document: built), (try? machine.start()) != nil {
+                configuration = machine.configuration
+            }
+            loaded.signal()
+        }
+        XCTAssertEqual(loaded.wait(timeout: .now() + 120), .success)
+        XCTAssertEqual(configuration, ["s2000"])
+        XCTAssertEqual(SCXMLMachine.stateDepth(of: built), 2_000)
+    }
+
     func testOneLevelPastTheLimitIsRefusedWithItsPosition() {
         // s4097 is on line 4097, after 4096 spaces.
         XCTAssertThrowsError(try SCXMLMachine(string: chain(4_097), fileName: "deep.scxml")) { error in

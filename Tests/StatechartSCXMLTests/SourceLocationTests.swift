@@ -42,6 +42,36 @@ final class SourceLocationTests: XCTestCase {
         XCTAssertEqual(document.states.map(\.sourceLocation), [at(1, rootLength + 14), at(2, 2), at(3, 3)])
     }
 
+    func testTheReaderAndTheScannerFallbackGiveTheSamePositions() throws {
+        // The same body read while libxml2 parses (plain UTF-8), and through SourceScanner (a
+        // DOCTYPE sends it there): one line lower, the same columns.
+        let body = "\(scxmlRoot)>\n  <state id=\"é\"><!-- 日本 --><state id=\"a\"/></state>\n\t<final id=\"f\"/></scxml>"
+        let plain = try parse(body)
+        let scanned = try parse("<!DOCTYPE scxml>\n" + body)
+        let states = [plain.states[0], plain.states[0].children[0], plain.states[1]].map(\.sourceLocation)
+        XCTAssertEqual(states, [at(2, 3), at(2, 28), at(3, 2)])
+        XCTAssertEqual(
+            [scanned.states[0], scanned.states[0].children[0], scanned.states[1]].map(\.sourceLocation),
+            [at(3, 3), at(3, 28), at(4, 2)])
+    }
+
+    func testTheLineCounterCountsCharactersAndLines() {
+        let bytes = Array("ab☃\nx😀y\n\nz".utf8)   // ☃ is 3 bytes, 😀 4
+        bytes.withUnsafeBufferPointer { buffer in
+            var counter = LineCounter(isSingleByte: false)
+            let base = buffer.baseAddress!
+            XCTAssertTrue(counter.position(of: 0, in: base) == (1, 1))
+            XCTAssertTrue(counter.position(of: 2, in: base) == (1, 3))     // ☃
+            XCTAssertTrue(counter.position(of: 5, in: base) == (1, 4))     // the newline
+            XCTAssertTrue(counter.position(of: 11, in: base) == (2, 3))    // y
+            XCTAssertTrue(counter.position(of: 14, in: base) == (4, 1))    // z
+            // Single-byte text: every byte is a character.
+            var latin1 = LineCounter(isSingleByte: true)
+            XCTAssertTrue(latin1.position(of: 5, in: base) == (1, 6))
+            XCTAssertTrue(latin1.position(of: 11, in: base) == (2, 6))
+        }
+    }
+
     func testPrefixedSCXMLElements() throws {
         let text = """
             <sc:scxml xmlns:sc="http://www.w3.org/2005/07/scxml" version="1.0">

@@ -15,6 +15,8 @@ static bool count_guard(void *context, sc_machine *machine, sc_id guard, const s
     (void)event;
     bench_core *core = context;
     core->guard_calls++;
+    if (core->guard_log && core->guard_log_count < core->guard_log_capacity)
+        core->guard_log[core->guard_log_count++] = guard;
     return guard < core->guard_count && sc_machine_is_active(machine, core->guard_states[guard]);
 }
 
@@ -60,6 +62,20 @@ uint64_t bench_core_run(bench_core *core, const sc_id *events, uint32_t length, 
     return unhandled;
 }
 
+/* The baseline's guard: In(guard_states[g]) in table configuration c, counted like count_guard. */
+static bool table_guard(bench_table *t, uint32_t c, sc_id guard) {
+    t->guard_calls++;
+    if (guard >= t->guard_count) return false;
+    sc_id s = t->guard_states[guard];
+    return (t->bits[(size_t)c * t->words + (s >> 6)] >> (s & 63u)) & 1u;
+}
+
+/* The baseline's action: counted like count_action. */
+static void table_action(bench_table *t, sc_id action) {
+    (void)action;
+    t->action_calls++;
+}
+
 uint32_t bench_table_find(const bench_table *t, const sc_machine *machine) {
     const uint64_t *bits = sc_machine_configuration(machine);
     for (uint32_t c = 0; c < t->configurations; c++)
@@ -86,11 +102,19 @@ sc_status bench_table_build(bench_table *t, const sc_chart *chart, const sc_id *
     if (status != SC_OK) return status;
     t->columns = columns;
     t->words = sc_machine_configuration_words(core.machine);
+    t->guard_states = guard_states;
+    t->guard_count = guard_count;
+    t->guard = table_guard;
+    t->action = table_action;
     t->next = calloc((size_t)max_configurations * columns, sizeof *t->next);
     t->actions = calloc((size_t)max_configurations * columns, sizeof *t->actions);
+    t->guards_first = calloc((size_t)max_configurations * columns, sizeof *t->guards_first);
+    t->guards_count = calloc((size_t)max_configurations * columns, sizeof *t->guards_count);
     t->bits = calloc((size_t)max_configurations * t->words, sizeof *t->bits);
     sc_id *scratch = calloc(chart->state_count, sizeof *scratch);
-    if (!t->next || !t->actions || !t->bits || !scratch) {
+    uint32_t log_capacity = 1024, log_used = 0;
+    t->guard_ids = malloc(log_capacity * sizeof *t->guard_ids);
+    if (!t->next || !t->actions || !t->guards_first || !t->guards_count || !t->bits || !scratch || !t->guard_ids) {
         status = SC_ERR_NO_MEMORY;
         goto done;
     }
@@ -100,9 +124,29 @@ sc_status bench_table_build(bench_table *t, const sc_chart *chart, const sc_id *
         for (uint32_t e = 0; e < columns; e++) {
             if ((status = restore(t, core.machine, c, scratch)) != SC_OK) goto done;
             core.action_calls = 0;
+            if (log_capacity - log_used < 256) {
+                sc_id *grown = realloc(t->guard_ids, 2 * log_capacity * sizeof *grown);
+                if (!grown) {
+                    status = SC_ERR_NO_MEMORY;
+                    goto done;
+                }
+                t->guard_ids = grown;
+                log_capacity *= 2;
+            }
+            core.guard_log = t->guard_ids + log_used;
+            core.guard_log_count = 0;
+            core.guard_log_capacity = log_capacity - log_used;
             sc_event event = { column_events[e], 0, 0 };
             status = sc_machine_dispatch(core.machine, event);
+            core.guard_log = NULL;
             if (status < 0) goto done;
+            if (core.guard_log_count == core.guard_log_capacity) {
+                status = SC_ERR_NO_MEMORY;      /* more guard calls in one step than the log holds */
+                goto done;
+            }
+            t->guards_first[(size_t)c * columns + e] = log_used;
+            t->guards_count[(size_t)c * columns + e] = core.guard_log_count;
+            log_used += core.guard_log_count;
             uint32_t found = bench_table_find(t, core.machine);
             if (found == UINT32_MAX) {
                 if (t->configurations == max_configurations) {
@@ -128,6 +172,9 @@ done:
 void bench_table_free(bench_table *t) {
     free(t->next);
     free(t->actions);
+    free(t->guards_first);
+    free(t->guards_count);
+    free(t->guard_ids);
     free(t->bits);
     memset(t, 0, sizeof *t);
 }
@@ -144,20 +191,20 @@ uint32_t bench_table_run(const bench_table *t, const uint32_t *columns, uint32_t
     return state;
 }
 
-uint32_t bench_table_run_counting(const bench_table *t, const uint32_t *columns, uint32_t length,
-                                  uint64_t count, uint32_t start, uint64_t *action_calls) {
+uint32_t bench_table_run_calling(bench_table *t, const uint32_t *columns, uint32_t length,
+                                 uint64_t count, uint32_t start) {
     const uint32_t *next = t->next;
     const uint32_t *actions = t->actions;
     const uint32_t width = t->columns;
     uint32_t state = start, j = 0;
-    uint64_t calls = 0;
     for (uint64_t i = 0; i < count; i++) {
         uint32_t cell = state * width + columns[j];
-        calls += actions[cell];
+        const sc_id *guard = t->guard_ids + t->guards_first[cell];
+        for (uint32_t g = t->guards_count[cell]; g > 0; g--) t->guard(t, state, *guard++);
+        for (uint32_t a = actions[cell]; a > 0; a--) t->action(t, 0);
         state = next[cell];
         if (++j == length) j = 0;
     }
-    *action_calls += calls;
     return state;
 }
 

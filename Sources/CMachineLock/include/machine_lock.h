@@ -31,6 +31,7 @@
 typedef struct machine_lock {
     uint32_t state;     /* 0 free, 1 held, 2 held and a thread may be waiting */
     uintptr_t owner;    /* machine_lock_self() of the holder, 0 when free */
+    uint32_t waiters;   /* threads in machine_lock_acquire_contended past their spin */
 #if !defined(__linux__)
     pthread_mutex_t mutex;   /* the slow path where there is no futex */
     pthread_cond_t cond;
@@ -55,6 +56,15 @@ static inline uintptr_t machine_lock_self(void) {
  *  load is exact for the question "is it me?". */
 static inline bool machine_lock_is_held_by(const machine_lock *lock, uintptr_t self) {
     return __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) == self;
+}
+
+/** Whether a thread is waiting for the lock (asleep, or woken and not yet holding it). The
+ *  lock lets a releasing thread take it straight back, so a background thread that takes it
+ *  over and over (a session's worker draining its mailbox) asks this and steps aside for a
+ *  moment: a waiting host thread is not starved. (The state word cannot tell: a release
+ *  clears it before the woken waiter runs.) */
+static inline bool machine_lock_has_waiters(const machine_lock *lock) {
+    return __atomic_load_n(&lock->waiters, __ATOMIC_RELAXED) != 0;
 }
 
 /** Takes the lock for thread `self`, which must not hold it already. */

@@ -33,6 +33,10 @@ extension Machine {
         return try send(core: sc_event(id: id, flags: flags, data: 0))
     }
 
+    /// Whether another thread may be waiting to use this machine: a background worker that
+    /// keeps taking the machine (a session draining its mailbox) lets it go first.
+    package var hasWaitingThreads: Bool { gate.hasWaiters }
+
     /// The index of state `id` in the compiled chart (document order), or `nil`.
     package func stateIndex(of id: String) -> Int? { chart.stateIndex[id] }
 

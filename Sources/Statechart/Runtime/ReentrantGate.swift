@@ -23,6 +23,9 @@ final class ReentrantGate: @unchecked Sendable {
 
     var isHeldByCurrentThread: Bool { machine_lock_is_held_by(lock, machine_lock_self()) }
 
+    /// Whether another thread may be waiting for the gate (see `machine_lock_has_waiters`).
+    var hasWaiters: Bool { machine_lock_has_waiters(lock) }
+
     /// Runs `body` holding the gate. Must not be called by the holder (check first).
     @inline(__always)
     func withLock<T>(_ body: () throws -> T) rethrows -> T {

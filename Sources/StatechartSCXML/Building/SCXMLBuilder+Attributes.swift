@@ -121,18 +121,6 @@ extension SCXMLBuilder {
         report(element, "<\(tree.localName(element))> cannot have both '\(first)' and '\(second)'; use one of them")
     }
 
-    /// `value.containsWhitespace`, without a Character walk for short ASCII values.
-    static func containsWhitespace(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8 { bytes in
-            for byte in bytes {
-                if byte >= 0x80 { return nil }
-                if isASCIIWhitespace(byte) { return true }
-            }
-            return false
-        } ?? value.containsWhitespace
-    }
-
     /// A whitespace-separated list (`target`, `event`, `initial`, `namelist`).
     static func tokens(_ value: String?) -> [String] {
         guard let value else { return [] }

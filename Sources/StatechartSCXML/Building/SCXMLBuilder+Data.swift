@@ -2,7 +2,7 @@
 
 extension SCXMLBuilder {
     mutating func buildDataModel(_ element: Element) -> SCXMLDataModel {
-        _ = attributes(of: element, allowed: Self.noNames)
+        _ = attributes(of: element, allowed: SCXMLName.datamodel.rule.attributes)
         var datamodel = SCXMLDataModel(sourceLocation: location(element))
         let children = scxmlChildren(of: element)
         for index in children {
@@ -10,7 +10,7 @@ extension SCXMLBuilder {
             if tree.code(child) == .data {
                 if let data = buildData(child) { datamodel.data.append(data) }
             } else {
-                misplaced(child, in: element, allowed: Self.dataChildren)
+                misplaced(child, in: element, allowed: SCXMLName.datamodel.rule.children)
             }
         }
         pop(children)
@@ -18,7 +18,7 @@ extension SCXMLBuilder {
     }
 
     mutating func buildData(_ element: Element) -> SCXMLData? {
-        let values = attributes(of: element, allowed: Self.dataAttributes)
+        let values = attributes(of: element, allowed: SCXMLName.data.rule.attributes)
         let id = required(.id, values, element)
         let inline = inlineContent(of: element)
         var sources: [String] = []
@@ -40,7 +40,7 @@ extension SCXMLBuilder {
     }
 
     mutating func buildContent(_ element: Element, inInvoke: Bool) -> SCXMLContent {
-        let values = attributes(of: element, allowed: Self.exprAttributes)
+        let values = attributes(of: element, allowed: SCXMLName.content.rule.attributes)
         var inline = inlineContent(of: element)
         if inInvoke, case .markup(let markup)? = inline {
             let elements = tree.elementChildren(element)
@@ -61,7 +61,7 @@ extension SCXMLBuilder {
     }
 
     mutating func buildParam(_ element: Element) -> SCXMLParam? {
-        let values = attributes(of: element, allowed: Self.paramAttributes)
+        let values = attributes(of: element, allowed: SCXMLName.param.rule.attributes)
         expectNoChildren(element)
         let name = required(.name, values, element)
         let expr = values[.expr]
@@ -74,7 +74,7 @@ extension SCXMLBuilder {
     }
 
     mutating func buildDoneData(_ element: Element) -> SCXMLDoneData {
-        _ = attributes(of: element, allowed: Self.noNames)
+        _ = attributes(of: element, allowed: SCXMLName.donedata.rule.attributes)
         var doneData = SCXMLDoneData(sourceLocation: location(element))
         var seenContent = false
         let children = scxmlChildren(of: element)
@@ -87,7 +87,7 @@ extension SCXMLBuilder {
             case .param:
                 if let param = buildParam(child) { doneData.params.append(param) }
             default:
-                misplaced(child, in: element, allowed: Self.doneDataChildren)
+                misplaced(child, in: element, allowed: SCXMLName.donedata.rule.children)
             }
         }
         pop(children)

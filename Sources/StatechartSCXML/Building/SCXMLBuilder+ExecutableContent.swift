@@ -3,7 +3,7 @@
 
 extension SCXMLBuilder {
     mutating func buildBlock(_ element: Element) -> SCXMLExecutableBlock {
-        _ = attributes(of: element, allowed: Self.noNames)
+        _ = attributes(of: element, allowed: tree.code(element).rule.attributes)  // <onentry>, <onexit>, <finalize>
         return SCXMLExecutableBlock(sourceLocation: location(element), actions: buildActions(in: element))
     }
 
@@ -21,7 +21,7 @@ extension SCXMLBuilder {
     mutating func buildAction(_ element: Element, in parent: Element) -> SCXMLExecutable? {
         switch tree.code(element) {
         case .raise:
-            let values = attributes(of: element, allowed: Self.eventAttributes)
+            let values = attributes(of: element, allowed: SCXMLName.raise.rule.attributes)
             expectNoChildren(element)
             guard let event = required(.event, values, element) else { return nil }
             reportInvalidEventName(event, element)
@@ -29,7 +29,7 @@ extension SCXMLBuilder {
         case .if:
             return buildIf(element).map { .if($0) }
         case .foreach:
-            let values = attributes(of: element, allowed: Self.foreachAttributes)
+            let values = attributes(of: element, allowed: SCXMLName.foreach.rule.attributes)
             let array = required(.array, values, element)
             let item = required(.item, values, element)
             let actions = buildActions(in: element)
@@ -39,11 +39,11 @@ extension SCXMLBuilder {
                     sourceLocation: location(element), array: array, item: item, index: values[.index],
                     actions: actions))
         case .log:
-            let values = attributes(of: element, allowed: Self.logAttributes)
+            let values = attributes(of: element, allowed: SCXMLName.log.rule.attributes)
             expectNoChildren(element)
             return .log(SCXMLLog(sourceLocation: location(element), label: values[.label], expr: values[.expr]))
         case .assign:
-            let values = attributes(of: element, allowed: Self.assignAttributes)
+            let values = attributes(of: element, allowed: SCXMLName.assign.rule.attributes)
             let target = required(.location, values, element)
             let inline = inlineContent(of: element)
             let expr = values[.expr]
@@ -59,7 +59,7 @@ extension SCXMLBuilder {
         case .send:
             return .send(buildSend(element))
         case .cancel:
-            let values = attributes(of: element, allowed: Self.cancelAttributes)
+            let values = attributes(of: element, allowed: SCXMLName.cancel.rule.attributes)
             expectNoChildren(element)
             guard let sendID = valueSource(.sendid, .sendidexpr, values, element) else {
                 report(element, "<cancel> needs a 'sendid' or 'sendidexpr' attribute naming the <send> to cancel")
@@ -67,14 +67,14 @@ extension SCXMLBuilder {
             }
             return .cancel(SCXMLCancel(sourceLocation: location(element), sendID: sendID))
         default:
-            misplaced(element, in: parent, allowed: Self.executableContent)
+            misplaced(element, in: parent, allowed: SCXMLElementRule.executableContent)
             return nil
         }
     }
 
     /// `<if>`: its own branch, then one per `<elseif>` and `<else>`.
     mutating func buildIf(_ element: Element) -> SCXMLIf? {
-        let values = attributes(of: element, allowed: Self.condAttributes)
+        let values = attributes(of: element, allowed: SCXMLName.if.rule.attributes)
         let cond = required(.cond, values, element)
         var branches = [SCXMLIf.Branch(sourceLocation: location(element), cond: cond)]
         var elseElement: Element? = nil
@@ -86,7 +86,7 @@ extension SCXMLBuilder {
             switch code {
             case .elseif, .else:
                 let isElse = code == .else
-                let childValues = attributes(of: child, allowed: isElse ? Self.noNames : Self.condAttributes)
+                let childValues = attributes(of: child, allowed: code.rule.attributes)
                 if elseElement != nil {
                     report(
                         child,
@@ -112,7 +112,7 @@ extension SCXMLBuilder {
     }
 
     mutating func buildScript(_ element: Element) -> SCXMLScript {
-        let values = attributes(of: element, allowed: Self.srcAttributes)
+        let values = attributes(of: element, allowed: SCXMLName.script.rule.attributes)
         var child = tree.nodes[Int(element)].firstChild
         while child >= 0 {
             if tree.nodes[Int(child)].kind == .element {
@@ -139,7 +139,7 @@ extension SCXMLBuilder {
     }
 
     mutating func buildSend(_ element: Element) -> SCXMLSend {
-        let values = attributes(of: element, allowed: Self.sendAttributes)
+        let values = attributes(of: element, allowed: SCXMLName.send.rule.attributes)
         var send = SCXMLSend(
             sourceLocation: location(element), event: valueSource(.event, .eventexpr, values, element),
             target: valueSource(.target, .targetexpr, values, element),
@@ -169,7 +169,7 @@ extension SCXMLBuilder {
                 let content = buildContent(child, inInvoke: false)
                 if once(child, in: element, seen: &seenContent) { send.content = content }
             default:
-                misplaced(child, in: element, allowed: Self.sendChildren)
+                misplaced(child, in: element, allowed: SCXMLName.send.rule.children)
             }
         }
         pop(children)
@@ -185,7 +185,7 @@ extension SCXMLBuilder {
             let usesSCXMLProcessor: Bool
             switch send.type {
             case nil: usesSCXMLProcessor = true
-            case .literal(let type)?: usesSCXMLProcessor = type == Self.scxmlEventProcessor
+            case .literal(let type)?: usesSCXMLProcessor = type == SCXMLEvent.scxmlProcessorType
             case .expression?: usesSCXMLProcessor = false
             }
             if usesSCXMLProcessor {

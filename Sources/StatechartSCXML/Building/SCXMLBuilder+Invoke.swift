@@ -2,7 +2,7 @@
 
 extension SCXMLBuilder {
     mutating func buildInvoke(_ element: Element) -> SCXMLInvoke {
-        let values = attributes(of: element, allowed: Self.invokeAttributes)
+        let values = attributes(of: element, allowed: SCXMLName.invoke.rule.attributes)
         var invoke = SCXMLInvoke(
             sourceLocation: location(element), type: valueSource(.type, .typeexpr, values, element),
             src: valueSource(.src, .srcexpr, values, element), id: idSource(values, element),
@@ -29,7 +29,7 @@ extension SCXMLBuilder {
                 let block = buildBlock(child)
                 if once(child, in: element, seen: &seenFinalize) { invoke.finalize = block }
             default:
-                misplaced(child, in: element, allowed: Self.invokeChildren)
+                misplaced(child, in: element, allowed: SCXMLName.invoke.rule.children)
             }
         }
         pop(children)

@@ -2,7 +2,7 @@
 
 extension SCXMLBuilder {
     mutating func buildDocument(_ element: Element) -> SCXMLDocument {
-        let values = attributes(of: element, allowed: Self.documentAttributes)
+        let values = attributes(of: element, allowed: SCXMLName.scxml.rule.attributes)
         let version = values[.version]
         let initial = values[.initial]
         var document = SCXMLDocument(
@@ -42,7 +42,7 @@ extension SCXMLBuilder {
                 let script = buildScript(child)
                 if once(child, in: element, seen: &seenScript) { document.script = script }
             default:
-                misplaced(child, in: element, allowed: Self.documentChildren)
+                misplaced(child, in: element, allowed: SCXMLName.scxml.rule.children)
             }
         }
         pop(children)
@@ -64,23 +64,9 @@ extension SCXMLBuilder {
                 "the document has more than \(limits.maxStates) states, the limit "
                     + "(SCXMLParser.Limits.maxStates); split the document or raise the limit")
         }
-        let allowedAttributes: SCXMLNameList
-        let allowedChildren: SCXMLNameList
-        switch kind {
-        case .state:
-            allowedAttributes = Self.stateAttributes
-            allowedChildren = Self.stateChildren
-        case .parallel:
-            allowedAttributes = Self.parallelAttributes
-            allowedChildren = Self.parallelChildren
-        case .final:
-            allowedAttributes = Self.finalAttributes
-            allowedChildren = Self.finalChildren
-        case .history:
-            allowedAttributes = Self.historyAttributes
-            allowedChildren = Self.historyChildren
-        }
-        let values = attributes(of: element, allowed: allowedAttributes)
+        let rule = tree.code(element).rule
+        let allowedChildren = rule.children
+        let values = attributes(of: element, allowed: rule.attributes)
         let id = values[.id]
         let initial = tokens(values, .initial)
         var state = SCXMLState(
@@ -188,7 +174,7 @@ extension SCXMLBuilder {
 
     @inline(__always)
     mutating func buildTransition(_ element: Element, role: TransitionRole) -> SCXMLTransition {
-        let values = attributes(of: element, allowed: Self.transitionAttributes)
+        let values = attributes(of: element, allowed: SCXMLName.transition.rule.attributes)
         let events = tokens(values, .event)
         for descriptor in events.tokens where !NameSyntax.isEventDescriptor(descriptor) {
             report(
@@ -237,7 +223,7 @@ extension SCXMLBuilder {
     }
 
     mutating func buildInitial(_ element: Element) -> SCXMLInitial? {
-        _ = attributes(of: element, allowed: Self.noNames)
+        _ = attributes(of: element, allowed: SCXMLName.initial.rule.attributes)
         var transitions: [SCXMLTransition] = []
         let children = scxmlChildren(of: element)
         for index in children {
@@ -245,7 +231,7 @@ extension SCXMLBuilder {
             if tree.code(child) == .transition {
                 transitions.append(buildTransition(child, role: .initial))
             } else {
-                misplaced(child, in: element, allowed: Self.transitionChildren)
+                misplaced(child, in: element, allowed: SCXMLName.initial.rule.children)
             }
         }
         pop(children)

@@ -110,10 +110,12 @@ struct SCXMLBuilder {
     mutating func misplaced(_ child: Element, in parent: Element, allowed list: SCXMLNameList) {
         let allowed = list.names
         let name = tree.localName(child)
+        let code = tree.code(child)
         let parentName = tree.localName(parent)
-        if !Self.knownElements.contains(name) {
+        let parentCode = tree.code(parent)
+        if !code.isElement {
             var message = "<\(name)> is not an SCXML element"
-            if let suggestion = Suggestions.closest(to: name, in: allowed.isEmpty ? Array(Self.knownElements) : allowed) {
+            if let suggestion = Suggestions.closest(to: name, in: allowed.isEmpty ? SCXMLElementRule.elementNames : allowed) {
                 message += " (did you mean <\(suggestion)>?)"
             }
             message +=
@@ -121,23 +123,26 @@ struct SCXMLBuilder {
                 ? "; <\(parentName)> cannot contain elements"
                 : "; <\(parentName)> may contain \(Suggestions.elementList(allowed))"
             report(child, message)
-        } else if name == "history" {
+        } else if code == .history {
             report(child, "<history> must be a child of <state> or <parallel>, not <\(parentName)>")
-        } else if name == "else" || name == "elseif" {
+        } else if code == .else || code == .elseif {
             report(child, "<\(name)> must be a child of <if>, not <\(parentName)>")
-        } else if name == "scxml" {
+        } else if code == .scxml {
             report(
                 child,
                 "<scxml> can only be the root element, or the single child of an <invoke>'s <content>; "
                     + "it cannot be inside <\(parentName)>")
         } else if allowed.isEmpty {
             report(child, "<\(parentName)> cannot contain elements; remove <\(name)>")
-        } else if Self.executableElements.contains(name) && ["scxml", "state", "parallel", "final"].contains(parentName) {
+        } else if SCXMLElementRule.executableContent.contains(code)
+            && (parentCode == .scxml || parentCode.rule.children.contains(.onentry))
+        {
+            // <scxml> and the states: executable content goes in their <onentry>/<onexit>.
             report(
                 child,
                 "<\(name)> is not allowed directly inside <\(parentName)>; executable content belongs in "
                     + "<onentry>, <onexit> or <transition>")
-        } else if list.mask == Self.executableContent.mask {
+        } else if list.mask == SCXMLElementRule.executableContent.mask {
             report(
                 child,
                 "<\(name)> is not allowed inside <\(parentName)>; expected executable content: "
@@ -162,7 +167,7 @@ struct SCXMLBuilder {
     /// Reports any children of an element that must be empty.
     mutating func expectNoChildren(_ element: Element) {
         let children = scxmlChildren(of: element)
-        for index in children { misplaced(child(index), in: element, allowed: Self.noNames) }
+        for index in children { misplaced(child(index), in: element, allowed: tree.code(element).rule.children) }
         pop(children)
     }
 

@@ -11,8 +11,8 @@ import Foundation
 /// explicit stack would spread that concern over every pass; one thread per deep load keeps
 /// them as they read. Documents of ordinary depth run on the caller's thread.
 enum NestingStack {
-    /// Nesting that runs on the caller's thread: well within the smallest stacks the passes
-    /// meet (512 KiB dispatch threads), also in a debug build.
+    /// Nesting that runs on the caller's thread: a few hundred KiB of stack in a debug build,
+    /// which any thread a host loads documents on has.
     static let inlineDepth = 48
     /// Stack bytes reserved per level of nesting (a debug build uses about 8 KiB per level in
     /// its deepest pass); the memory is only committed as it is used.

@@ -94,7 +94,7 @@ struct SCXMLChartBuilder {
         }
         if s.kind == .final, let done = s.doneData {
             definition.doneData = { ctx in
-                session.prepare(ctx)
+                session.rememberEvent(ctx)
                 do {
                     let (data, isXML) = try session.payload(namelist: [], params: done.params, content: done.content)
                     guard let data else { return nil }

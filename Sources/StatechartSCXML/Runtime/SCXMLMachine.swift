@@ -225,8 +225,9 @@ public final class SCXMLMachine: @unchecked Sendable {
          invokeValues: [String: DataValue]) throws {
         self.document = document
         let datamodelType = try Self.datamodelType(of: document, options: options)
-        // The passes below recurse as deep as the document nests.
-        let depth = document.nestingDepth
+        // The passes below recurse as deep as the document nests (for a document built in code,
+        // as deep as its states nest).
+        let depth = document.nestingDepth > 0 ? document.nestingDepth : Self.stateDepth(of: document)
         // The folder `src` may read from is the top document's, also for the documents it invokes.
         let parentSession = parent?.session
         let access = parentSession?.sourceAccess ?? SourceAccess(options: options, baseURL: baseURL)
@@ -285,7 +286,7 @@ public final class SCXMLMachine: @unchecked Sendable {
         // later eventless transition's condition may read it): a datamodel that binds it hears
         // of every transition taken for an event. The null datamodel has no `_event`.
         if session.bindsEvent {
-            machine.onTransitionEvent { [unowned session] ctx in session.prepare(ctx) }
+            machine.onTransitionEvent { [unowned session] ctx in session.rememberEvent(ctx) }
         }
         // Told once the macrostep that halts the machine has completed (or when it is stopped):
         // no state observer, so the core runs unobserved microsteps without calling Swift.
@@ -439,6 +440,19 @@ extension SCXMLMachine {
         return type
     }
 
+    /// How deep the states of `document` nest (the root is 1), found without recursion.
+    static func stateDepth(of document: SCXMLDocument) -> Int {
+        var deepest = 1
+        var pending: [(states: [SCXMLState], depth: Int)] = [(document.states, 2)]
+        while let (states, depth) = pending.popLast() {
+            for state in states {
+                deepest = max(deepest, depth)
+                if !state.children.isEmpty { pending.append((state.children, depth + 1)) }
+            }
+        }
+        return deepest
+    }
+
     /// What `datamodel` finds in `document`: errors, and warnings (errors when strict).
     static func check(_ document: SCXMLDocument, with datamodel: any SCXMLDatamodel.Type,
                       options: Options) -> [SCXMLDiagnostic] {
@@ -483,64 +497,5 @@ final class SessionCounter: @unchecked Sendable {
             value += 1
             return "\(value)"
         }
-    }
-}
-
-// MARK: - Event names resolved once
-
-extension SCXMLMachine {
-    /// An event name looked up once in a machine's document, for sending it again and again
-    /// without looking it up each time (see ``SCXMLMachine/event(named:)``).
-    ///
-    /// ```swift
-    /// let coin = machine.event(named: "coin")
-    /// for _ in 0..<1_000 { try machine.send(coin) }
-    /// ```
-    ///
-    /// Sending it is the same as sending its ``name`` without data. A value made by one machine
-    /// may be sent to any other: it is then looked up by name, as a string would be.
-    public struct EventName: Sendable, Hashable, CustomStringConvertible {
-        /// The event's name.
-        public let name: String
-        /// The name's interned id in `chart`'s events, when the document mentions the name
-        /// exactly.
-        @usableFromInline let id: UInt32?
-        /// The chart `id` belongs to (never reused, unlike the chart's address).
-        @usableFromInline let chart: ChartIdentity
-
-        init(name: String, id: UInt32?, chart: ChartIdentity) {
-            self.name = name
-            self.id = id
-            self.chart = chart
-        }
-
-        /// The name.
-        public var description: String { name }
-    }
-
-    /// The event `name`, resolved against this machine's document once, for `send(_:)`.
-    ///
-    /// ```swift
-    /// let push = machine.event(named: "push")
-    /// try machine.send(push)
-    /// ```
-    /// - Complexity: one lookup of the name; sending the result needs none when the document
-    ///   mentions the name exactly (as a transition's event descriptor or a prefix of one).
-    public func event(named name: String) -> EventName {
-        EventName(name: name, id: machine.internedEventID(name), chart: machine.chart.identity)
-    }
-
-    /// Sends a resolved event name without data, like ``send(_:data:)`` with its name.
-    ///
-    /// ```swift
-    /// let coin = machine.event(named: "coin")
-    /// try machine.send(coin)
-    /// ```
-    @inlinable @discardableResult
-    public func send(_ event: EventName) throws -> SendOutcome {
-        if let id = event.id, event.chart == machine.chart.identity {
-            return try machine.send(coreEventID: id, flags: SCXMLEvent.bareExternalFlag)
-        }
-        return try send(event.name)
     }
 }

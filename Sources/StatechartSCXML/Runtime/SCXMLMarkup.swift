@@ -32,7 +32,7 @@ public enum SCXMLMarkup {
         }
         let wrapper = "scxml-markup-fragment"
         let data = Data("<\(wrapper)>\(body)</\(wrapper)>".utf8)
-        let output = LibXML2Reader.parse(data, fileName: "<markup>", tags: [])
+        let output = LibXML2Reader.parse(data, fileName: "<markup>")
         guard output.diagnostics.isEmpty, let root = output.root,
               root.children.contains(where: { if case .element = $0 { return true } else { return false } }) else {
             return nil

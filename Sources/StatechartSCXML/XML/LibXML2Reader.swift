@@ -79,10 +79,8 @@ enum LibXML2Reader {
     }
 
     /// Parses `data` into a value tree (for XML carried as data: positions are libxml2's lines and
-    /// column 1; `tags` is always empty here).
-    static func parse(
-        _ data: Data, fileName: String, tags _: [SourceScanner.Tag] = []
-    ) -> (root: XMLElement?, diagnostics: [SCXMLDiagnostic]) {
+    /// column 1).
+    static func parse(_ data: Data, fileName: String) -> (root: XMLElement?, diagnostics: [SCXMLDiagnostic]) {
         var run = self.run(data, fileName: fileName, state: SAXState(raw: nil, documentSize: data.count, maxDepth: .max))
         run.assignPositions(tags: [], source: SourceText(bytes: [], isSingleByte: false))
         let output = finish(&run, fileName: fileName)

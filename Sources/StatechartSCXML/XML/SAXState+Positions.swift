@@ -74,39 +74,8 @@ extension SAXState {
         guard next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D || next == UInt8(ascii: "/")
             || next == UInt8(ascii: ">")
         else { return false }
-        // Lines and columns from the previous tag's `<` (at `scanned`) to this one.
-        var position = scanned
-        var lineStart = -1
-        while position < open, let found = memchr(base + position, 0x0A, open - position) {
-            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            line += 1
-            lineStart = newline + 1
-            position = newline + 1
-        }
-        if lineStart >= 0 {
-            column = 1 + Int32(characters(base, from: lineStart, to: open))
-        } else {
-            column += Int32(characters(base, from: scanned, to: open))
-        }
+        (line, column) = counter.position(of: open, in: base)
         scanned = open
         return true
-    }
-
-    /// The characters (bytes that do not continue a UTF-8 sequence) in `base[start..<end]`.
-    @inline(__always)
-    private func characters(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
-        var continuations = 0
-        var index = start
-        // Eight ASCII bytes at a time.
-        while index + 8 <= end {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            if word & 0x8080_8080_8080_8080 != 0 { break }
-            index += 8
-        }
-        while index < end {
-            if base[index] & 0xC0 == 0x80 { continuations += 1 }
-            index += 1
-        }
-        return end - start - continuations
     }
 }

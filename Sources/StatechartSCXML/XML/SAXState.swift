@@ -30,13 +30,15 @@ struct SAXState {
 
     // Positions of start tags, from the document's own bytes (a plain UTF-8 document): at each
     // start tag libxml2 has read up to its `>`; the tag's `<` is the last one before that (a start
-    // tag holds no `<`), and lines and columns are counted on from the previous tag's `<`, the
-    // way SourceScanner counts them. Any doubt (`positionsOK` false) and the reader runs
-    // SourceScanner instead.
+    // tag holds no `<`), and lines and columns are counted on from the previous tag's `<` by the
+    // LineCounter SourceScanner counts with too. Any doubt (`positionsOK` false) and the reader
+    // runs SourceScanner instead.
     let raw: UnsafeBufferPointer<UInt8>?
     var positionsOK: Bool
-    /// The previous tag's `<` (every byte before it is counted), its line and column.
+    /// The previous tag's `<`, and its line and column (from `counter`, which SourceScanner
+    /// counts with too).
     var scanned = 0
+    var counter = LineCounter(isSingleByte: false)
     var line: Int32 = 1
     var column: Int32 = 1
     var elementCount = 0

@@ -98,6 +98,10 @@ enum FuzzSCXMLLoader {
         // A smaller runaway bound than the default 100,000 keeps runaway inputs fast under ASan;
         // the bound itself is the same mechanism whatever its value.
         options.machine = MachineOptions(maximumStepsPerMacrostep: 2_000)
+        // Likewise the mailbox: a state re-entered on every done.invoke can double the events
+        // from its children on every round (docs/FUZZING.md); with the default bound of a
+        // million such an input runs for minutes under ASan before the bound stops it.
+        options.maximumMailboxEvents = 64
         let machine: SCXMLMachine
         do {
             machine = try SCXMLMachine(document: document, options: options)
@@ -107,6 +111,16 @@ enum FuzzSCXMLLoader {
         } catch {
             fail("loading threw \(type(of: error)), not SCXMLLoadError: \(error)")
         }
+        // Each input gets a few seconds of work, then its machine is interrupted (the library's
+        // own mechanism: every macrostep stops at its next microstep, leaving a legal
+        // configuration), so that the rest of the input runs in moments. Legal charts can make
+        // work that grows without bound: a state re-entered on every done.invoke that sends
+        // itself a delayed event on each entry doubles the events due at each advance of the
+        // clock (docs/FUZZING.md). libFuzzer's -timeout still reports a call that never
+        // returns, which is a hang.
+        let watchdog = DispatchWorkItem { [weak machine] in machine?.machine.interrupt() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(3), execute: watchdog)
+        defer { watchdog.cancel() }
         machine.onSend { _, _, _ in false }       // nothing leaves the process
         machine.onLog { _, _ in }
         do {

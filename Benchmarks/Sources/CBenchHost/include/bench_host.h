@@ -29,6 +29,8 @@ typedef struct bench_core {
     uint64_t guard_calls;
     uint64_t action_calls;
     uint32_t position;          /* next event of the cycle bench_core_run sends */
+    sc_id *guard_log;           /* when set: the guard ids called, in order (bench_table_build) */
+    uint32_t guard_log_count, guard_log_capacity;
 } bench_core;
 
 /** Creates (malloc) and starts a machine for `chart`. Returns SC_OK or the failing status. */
@@ -42,19 +44,32 @@ void bench_core_close(bench_core *core);
  */
 uint64_t bench_core_run(bench_core *core, const sc_id *events, uint32_t length, uint64_t count);
 
+typedef struct bench_table bench_table;
+
 /**
  * The flattened chart: every configuration reachable from the initial one with the given
  * events (columns), numbered in discovery order (0 is the initial configuration), and for each
- * configuration and column the next configuration and the number of actions that step runs.
+ * configuration and column the next configuration, the number of actions that step runs and
+ * the guards it evaluates (in the core's order), so the baseline can make the same calls.
  */
-typedef struct bench_table {
+struct bench_table {
     uint32_t configurations;
     uint32_t columns;
     uint32_t words;             /* 64-bit words per configuration */
     uint32_t *next;             /* next[c * columns + e] */
     uint32_t *actions;          /* action calls of that step */
+    uint32_t *guards_first;     /* that step's guard calls: guard_ids[guards_first[cell] ..    */
+    uint32_t *guards_count;     /*                                      + guards_count[cell]) */
+    sc_id *guard_ids;
     uint64_t *bits;             /* configuration c: bits[c * words .. + words) */
-} bench_table;
+    const sc_id *guard_states;  /* guard g is In(guard_states[g]) */
+    uint32_t guard_count;
+    uint64_t guard_calls;       /* counted by the baseline's guard and action functions */
+    uint64_t action_calls;
+    /* Called by bench_table_run_calling like the core calls its host: through pointers. */
+    bool (*guard)(bench_table *table, uint32_t configuration, sc_id guard);
+    void (*action)(bench_table *table, sc_id action);
+};
 
 /**
  * Builds the table by exploring with the core itself (sc_machine_restore + dispatch), so it
@@ -72,9 +87,14 @@ uint32_t bench_table_find(const bench_table *table, const sc_machine *machine);
 uint32_t bench_table_run(const bench_table *table, const uint32_t *columns, uint32_t length,
                          uint64_t count, uint32_t start);
 
-/** The same, also adding each step's action count to *action_calls (charts with actions). */
-uint32_t bench_table_run_counting(const bench_table *table, const uint32_t *columns, uint32_t length,
-                                  uint64_t count, uint32_t start, uint64_t *action_calls);
+/**
+ * The same for charts with guards or actions: each step also calls table->guard for each guard
+ * the core evaluates there (In(): a bit test on the configuration's bits) and table->action for
+ * each action it runs, through function pointers, as the core calls its host's (same calls, same
+ * number). Returns the state; the calls are counted in table->guard_calls and action_calls.
+ */
+uint32_t bench_table_run_calling(bench_table *table, const uint32_t *columns, uint32_t length,
+                                 uint64_t count, uint32_t start);
 
 /** Monotonic clock in nanoseconds. */
 uint64_t bench_now_ns(void);

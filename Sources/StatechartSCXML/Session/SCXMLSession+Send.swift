@@ -5,6 +5,12 @@ import Statechart
 /// `#_internal`, `#_parent`, `#_<invokeid>`, `#_scxml_<sessionid>`; BasicHTTP URLs (C.2); and
 /// anything else the host's `onSend` hook accepts.
 extension SCXMLSession {
+    /// A new `sendid` for a `<send>` without `id`.
+    func nextSendID() -> String {
+        sendCounter += 1
+        return "send.\(sessionID).\(sendCounter)"
+    }
+
     struct SendFailure: Error {
         var name: String
         var message: String

@@ -7,8 +7,9 @@ import Statechart
 ///
 /// The mailbox keeps arrival order with the session's own sends: the machine's external queue
 /// always holds the oldest events and the mailbox the newest, because everything the mailbox
-/// holds moves to the external queue (in order) before an external event is processed and
-/// before the session queues an event for itself.
+/// holds moves to the external queue (in order) when a poke is processed and before the
+/// session queues an event for itself. (Other external events do not take the mailbox: its
+/// events would land behind them anyway, and each delivery has its poke.)
 extension SCXMLSession {
     /// An event telling the machine to take its mailbox's events; dropped by the gate.
     struct Poke: Sendable {}
@@ -81,8 +82,22 @@ extension SCXMLSession {
     }
 
     /// Makes the machine process its mailbox; runs on the worker queue (holding no machine).
+    ///
+    /// Each poke processes at most ``eventsPerPoke`` of the events the mailbox holds (and what
+    /// those events cause), then lets the machine go: events arriving meanwhile have pokes of
+    /// their own, and events left behind another poke. So a
+    /// chart that keeps its children busy forever (a state that re-invokes them on every
+    /// `done.invoke`) still lets the host in between two pokes; and a poke first steps aside
+    /// while a host thread waits for the machine (bounded: at most about ten milliseconds), since
+    /// the machine's lock would otherwise let this thread take it straight back.
     func poke() {
-        guard let machine, machine.isStarted else { return }
+        guard let machine else { return }
+        var waited = 0
+        while machine.hasWaitingThreads && waited < 500 {
+            usleep(20)
+            waited += 1
+        }
+        guard machine.isStarted else { return }
         installGate()       // it drops the poke and takes the mailbox
         do {
             try machine.send(Event(Self.pokeName, payload: Poke()))
@@ -98,23 +113,40 @@ extension SCXMLSession {
         ctx.send(Event(event.name, payload: event))
     }
 
-    /// Moves the mailbox's events to the machine's external queue, in order. Gate held.
-    func moveMailbox(_ ctx: ActionContext) {
-        let arrived = mailbox.withLock { events -> [SCXMLEvent] in
-            defer { events.removeAll() }
-            return events
+    /// How many mailbox events one poke takes. Events from invoked sessions can multiply (a
+    /// state re-entered on every `done.invoke` starts children whose answers arrive before they
+    /// are cancelled, which SCXML says are still processed), so a poke taking everything could
+    /// hold the machine for as long as the chart keeps that up. A poke that leaves events behind
+    /// pokes again; the order of events does not change.
+    static let eventsPerPoke = 8
+
+    /// Moves the mailbox's oldest events (at most `limit`) to the machine's external queue, in
+    /// order, and says whether events were left behind. Gate held.
+    @discardableResult
+    func moveMailbox(_ ctx: ActionContext, limit: Int = .max) -> Bool {
+        let (arrived, left) = mailbox.withLock { events -> ([SCXMLEvent], Bool) in
+            if events.count <= limit {
+                defer { events.removeAll() }
+                return (events, false)
+            }
+            let taken = Array(events.prefix(limit))
+            events.removeFirst(limit)
+            return (taken, true)
         }
         if !arrived.isEmpty { installGate() }   // for <finalize>, and before any poke
         for event in arrived { ctx.send(Event(event.name, payload: event)) }
+        return left
     }
 
     /// The machine's external-event gate (Machine.setExternalEventGate): takes the mailbox,
     /// drops pokes, performs deferred sends, and runs `<finalize>` and `autoforward` before the
     /// event's transitions (the W3C algorithm's mainEventLoop).
     func admit(_ ctx: ActionContext) -> Bool {
-        moveMailbox(ctx)
         guard let event = ctx.event else { return true }
-        if event.payload is Poke { return false }
+        if event.payload is Poke {
+            if moveMailbox(ctx, limit: Self.eventsPerPoke) { worker.async { [weak self] in self?.poke() } }
+            return false
+        }
         if let deferred = event.payload as? DeferredSend {
             do {
                 try deliver(deferred.event, to: deferred.target, type: deferred.type, ctx: ctx, immediate: true)

@@ -139,7 +139,7 @@ extension SCXMLSession {
         var data: DataValue?
         var isXML = false
         if let done = final.doneData {
-            prepare(ctx)
+            rememberEvent(ctx)
             (data, isXML) = (try? payload(namelist: [], params: done.params, content: done.content)) ?? (nil, false)
         }
         var event = SCXMLEvent(name: "done.invoke.\(parent.invokeID)", type: .external,

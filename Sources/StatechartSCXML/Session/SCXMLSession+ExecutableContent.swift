@@ -8,7 +8,7 @@ extension SCXMLSession {
         // Which block runs, for the outgoing-event hook (``reportOutgoing(_:)``).
         contentOrigin = origin
         defer { contentOrigin = nil }
-        prepare(ctx)
+        rememberEvent(ctx)
         do {
             for action in actions { try execute(action, ctx: ctx) }
         } catch let error as SendFailure {
@@ -94,5 +94,11 @@ extension SCXMLSession {
             values[param.name, default: []].append(value)
         }
         return values.mapValues { $0.count == 1 ? $0[0] : .array($0) }
+    }
+
+    /// Raises the error event `name` (error.execution, error.communication) with `message` as its data.
+    func raiseError(_ name: String, _ message: String, ctx: ActionContext, sendID: String? = nil) {
+        reportOutgoing(SCXMLOutgoingEvent(name: name, kind: .error(message: message), origin: contentOrigin))
+        ctx.raise(Event(name, payload: SCXMLEvent(name: name, type: .platform, sendID: sendID, data: .string(message))))
     }
 }

@@ -1,0 +1,45 @@
+import Statechart
+
+// `_event`: the event of the microstep being run, bound in the datamodel only when an
+// expression may read it.
+
+extension SCXMLSession {
+    /// The datamodel. Reading it first binds `_event` when an event is waiting to be bound
+    /// (see ``rememberEvent(_:)``), so every use sees the event of the microstep being run.
+    var datamodel: SCXMLDatamodel! {
+        get {
+            if eventPending { bindPendingEvent() }
+            return model
+        }
+        set {
+            model = newValue
+            bindsEvent = !(newValue is NullDatamodel)
+        }
+    }
+
+    /// Keeps `_event` current: the datamodel sees the event of the microstep being run. The
+    /// binding itself waits until the datamodel is used (``datamodel``): content that
+    /// evaluates nothing (`<raise>`, a `<log>` without `expr`, literal `<send>`s) costs none.
+    @inline(__always)
+    func rememberEvent(_ ctx: ActionContext) {
+        if bindsEvent { setPendingEvent(ctx) }
+    }
+
+    private func setPendingEvent(_ ctx: ActionContext) {
+        // No event (eventless transitions, the initial entry): `_event` keeps its value.
+        guard let event = ctx.event else { return }
+        pendingEvent = (event, ctx.eventFlags)
+        eventPending = true
+    }
+
+    private func bindPendingEvent() {
+        eventPending = false
+        guard let (event, flags) = pendingEvent else { return }
+        pendingEvent = nil
+        let scxml = SCXMLEvent(event, flags: flags)
+        if scxml != lastEvent {
+            lastEvent = scxml
+            model.setEvent(scxml)
+        }
+    }
+}
