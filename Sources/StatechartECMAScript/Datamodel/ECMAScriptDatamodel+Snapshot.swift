@@ -44,7 +44,9 @@ extension ECMAScriptDatamodel: SCXMLSnapshottingDatamodel {
                 }
                 var prototype = Object.getPrototypeOf(value);
                 if (prototype !== Object.prototype && prototype !== null) {
-                    return [path, 'a ' + Object.prototype.toString.call(value).slice(8, -1) + ' object, not plain data'];
+                    var kind = Object.prototype.toString.call(value).slice(8, -1);
+                    return [path, kind === 'Object' ? 'an object with a prototype of its own (made by new, or a DOM node), not plain data'
+                        : 'a ' + kind + ' object, not plain data'];
                 }
                 var keys = Object.keys(value);
                 for (i = 0; i < keys.length; i++) {
