@@ -17,7 +17,7 @@ struct ExportCommand: ParsableCommand {
             mermaid: a stateDiagram-v2 ('--' between parallel regions, final states --> [*]). \
             scxml: the document as the library reads it (states, transitions, executable content, \
             data, invocations; generated ids left out), which loads again and runs the same. \
-            The document is loaded and checked as 'run' does. Exit status: 0, or 2 with \
+            The document is loaded and checked as 'run' does (its warnings go to standard error). Exit status: 0, or 2 with \
             file:line:column: error: lines for an invalid document, or 2 for invalid arguments; 1 if \
             the output file cannot be written.
             """
@@ -49,7 +49,9 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let loaded: SCXMLDocument
         switch Loading.machine(file, adjust: { access.apply(to: &$0); document.apply(to: &$0) }) {
-        case .success(let machine): loaded = machine.document
+        case .success(let machine):
+            for warning in machine.warnings { Loading.printError(warning.description) }
+            loaded = machine.document
         case .failure(let error):
             Loading.printError(error.description)
             throw ExitCode(2)

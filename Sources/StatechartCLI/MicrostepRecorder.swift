@@ -11,7 +11,9 @@ import StatechartSCXML
 /// entered (each before its `<onentry>` runs). A new microstep therefore starts with an exit,
 /// or an `<onexit>`'s event, after transitions or entries; or with a transition after entries,
 /// on another event, or one already taken in this microstep (a microstep takes each at most
-/// once).
+/// once). The observers do not mark the boundary itself, so one case reads as one microstep
+/// when it was two: two microsteps in a row on two instances of the same event, each taking
+/// only targetless transitions, different ones, with no `<onexit>` between.
 final class MicrostepRecorder: @unchecked Sendable {
     // @unchecked: every access holds `lock`. Observers run wherever the machine runs a
     // macrostep (the trace's thread, or a thread delivering another session's event).

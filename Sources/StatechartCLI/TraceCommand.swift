@@ -34,7 +34,8 @@ struct TraceCommand: ParsableCommand {
             order they happened), "raised": ["NAME", ...] (<raise>), "sent": [{"event": "NAME", "target": \
             "URI" or null (the session itself), "delay": SECONDS}, ...] (<send>), "errors": [{"event": \
             "error.execution", "message": "..."}, ...] (error events raised because content failed)}. \
-            An event that enabled no transition prints {"unhandled": "NAME"}; a macrostep that stopped \
+            An external event (an input line, or a <send> to the session itself) that enabled no \
+            transition prints {"unhandled": "NAME"}; a macrostep that stopped \
             (runaway, a full queue) prints {"error": "MESSAGE"} after its microsteps.
             """
     )

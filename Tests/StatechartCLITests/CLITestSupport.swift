@@ -26,10 +26,17 @@ enum CLI {
         try run(arguments, bytes: Data(input.utf8))
     }
 
-    /// Runs `statechart arguments...` with `bytes` (not necessarily UTF-8) on standard input.
-    static func run(_ arguments: [String], bytes: Data) throws -> Result {
+    /// Runs `executable arguments...` (the tool by default) in the repository folder with
+    /// `input` on standard input.
+    static func run(_ arguments: [String], input: String = "", executable: URL) throws -> Result {
+        try run(arguments, bytes: Data(input.utf8), executable: executable)
+    }
+
+    /// Runs `statechart arguments...` (or `executable`) with `bytes` (not necessarily UTF-8) on
+    /// standard input.
+    static func run(_ arguments: [String], bytes: Data, executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = executable ?? self.executable
         process.arguments = arguments
         process.currentDirectoryURL = repository
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

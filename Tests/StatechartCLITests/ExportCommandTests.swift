@@ -162,14 +162,16 @@ final class ExportCommandTests: XCTestCase {
             """)
     }
 
-    /// Ids Mermaid cannot take as they are get an alias; label characters it would read get
-    /// entity codes; DOT escapes quotes and backslashes.
+    /// Ids Mermaid cannot take as they are (`end`, `my-state`, and `Default`: its keywords are
+    /// case-insensitive) get an alias; label characters it would read get entity codes; DOT
+    /// escapes quotes and backslashes.
     func testAwkwardIdsAndLabels() throws {
-        // The condition is the ECMAScript text  a < "#;\\"  (a string of '#', ';' and a backslash).
+        // The condition is the ECMAScript text  a < "#;:\\"  (a string of '#', ';', ':' and a backslash).
         try #"""
             <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
-              <state id="end"><transition event="go" cond="a &lt; &quot;#;\\&quot;" target="my-state"/></state>
+              <state id="end"><transition event="go" cond="a &lt; &quot;#;:\\&quot;" target="my-state"/></state>
               <state id="my-state"/>
+              <state id="Default"/>
             </scxml>
             """#.write(toFile: file, atomically: true, encoding: .utf8)
         let mermaid = try CLI.run(["export", file, "--format", "mermaid"])
@@ -178,11 +180,12 @@ final class ExportCommandTests: XCTestCase {
                 [*] --> s1
                 state "end" as s1
                 state "my-state" as s2
-                s1 --> s2 : go [a #lt; #quot;#35;#59;\\#quot;]
+                state "Default" as s3
+                s1 --> s2 : go [a #lt; #quot;#35;#59;#58;\\#quot;]
 
             """##, mermaid.stderr)
         let dot = try CLI.run(["export", file, "--format", "dot"])
-        XCTAssertTrue(dot.stdout.contains(##""end" -> "my-state" [label="go [a < \"#;\\\\\"]"];"##), dot.stdout)
+        XCTAssertTrue(dot.stdout.contains(##""end" -> "my-state" [label="go [a < \"#;:\\\\\"]"];"##), dot.stdout)
         try assertDotAccepts(dot.stdout)
     }
 
@@ -223,6 +226,40 @@ final class ExportCommandTests: XCTestCase {
         let unknown = try CLI.run(["export", file, "--format", "dot", "--colour"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.stderr.contains("Unknown option '--colour'"), unknown.stderr)
+    }
+
+    /// A chart from another tool that loads with a warning (a Qt history without a default
+    /// transition): export prints the warning and writes the default the loader gave it (the
+    /// parent's initial state), so the SCXML written is strictly valid.
+    func testAWarningIsPrintedAndTheExportIsStrict() throws {
+        try """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="a">
+              <state id="a" initial="a1">
+                <history id="h"/>
+                <state id="a1"/>
+              </state>
+            </scxml>
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["export", file, "--format", "scxml"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.hasPrefix("\(file):3:5: warning: "), result.stderr)
+        XCTAssertEqual(result.stdout, """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="a">
+              <state id="a" initial="a1">
+                <history id="h" type="shallow">
+                  <transition target="a1"/>
+                </history>
+                <state id="a1"/>
+              </state>
+            </scxml>
+
+            """)
+        let output = folder.appendingPathComponent("strict.scxml").path
+        try result.stdout.write(toFile: output, atomically: true, encoding: .utf8)
+        let strict = try CLI.run(["validate", "--strict", output])
+        XCTAssertEqual(strict.status, 0, strict.stdout)
+        XCTAssertEqual(strict.stdout, "")
     }
 
     /// Graphviz's `dot` lays the graph out as SVG without a warning or an error.

@@ -12,7 +12,7 @@ extension ChartDiagram {
     /// between states of different blocks from the outer block (its documentation lists these
     /// as unsupported, and they may be routed roughly). Ids that are not plain names
     /// (letters, digits, `_`) or are Mermaid keywords are written as `state "ID" as sN`.
-    /// In labels `#`, `;`, `<`, `>` and `"` are written as Mermaid entity codes (`#35;`, ...).
+    /// In labels `#`, `;`, `:`, `<`, `>` and `"` are written as Mermaid entity codes (`#35;`, ...).
     ///
     /// ```swift
     /// let text = ChartDiagram(ChartDefinition(name: "switch", states: [
@@ -46,10 +46,10 @@ struct MermaidWriter {
     private var arrows: [String?: [String]] = [:]
     private(set) var text = ""
 
-    /// Words Mermaid's state diagram grammar reads as keywords.
-    static let keywords: Set<String> = ["state", "note", "end", "direction", "class", "classDef", "as",
-                                        "left", "right", "of", "over", "stateDiagram", "stateDiagram-v2",
-                                        "accTitle", "accDescr", "title", "click", "style", "linkStyle"]
+    /// Words Mermaid's state diagram grammar (`stateDiagram.jison`, case-insensitive) reads as
+    /// keywords where a state id would stand, lowercased.
+    static let keywords: Set<String> = ["state", "note", "end", "direction", "class", "classdef", "default",
+                                        "scale", "hide", "as", "statediagram", "acctitle", "accdescr"]
 
     init(diagram: ChartDiagram) {
         parents = diagram.parents()
@@ -75,21 +75,23 @@ struct MermaidWriter {
     }
 
     static func isPlainName(_ id: String) -> Bool {
-        guard let first = id.unicodeScalars.first, !keywords.contains(id) else { return false }
+        guard let first = id.unicodeScalars.first, !keywords.contains(id.lowercased()) else { return false }
         func letter(_ s: Unicode.Scalar) -> Bool { (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || s == "_" }
         return letter(first) && id.unicodeScalars.allSatisfy { letter($0) || ($0 >= "0" && $0 <= "9") }
     }
 
     func name(_ id: String) -> String { aliases[id] ?? id }
 
-    /// Label text with Mermaid's entity codes for the characters its parser or HTML would take
-    /// (`#` first, since the codes start with it), on one line.
+    /// Label text with Mermaid's entity codes for the characters its parser or HTML would take,
+    /// on one line: a transition's text ends at `:`, `;` or a line break, `#` starts a comment
+    /// or a code, `<`, `>` and `"` are HTML. Mermaid replaces the codes before it parses.
     static func label(_ text: String) -> String {
         var result = ""
         for character in text {
             switch character {
             case "#": result += "#35;"
             case ";": result += "#59;"
+            case ":": result += "#58;"
             case "<": result += "#lt;"
             case ">": result += "#gt;"
             case "\"": result += "#quot;"

@@ -64,23 +64,9 @@ extension SCXMLBuilder {
                 "the document has more than \(limits.maxStates) states, the limit "
                     + "(SCXMLParser.Limits.maxStates); split the document or raise the limit")
         }
-        let allowedAttributes: SCXMLNameList
-        let allowedChildren: SCXMLNameList
-        switch kind {
-        case .state:
-            allowedAttributes = SCXMLName.state.rule.attributes
-            allowedChildren = SCXMLName.state.rule.children
-        case .parallel:
-            allowedAttributes = SCXMLName.parallel.rule.attributes
-            allowedChildren = SCXMLName.parallel.rule.children
-        case .final:
-            allowedAttributes = SCXMLName.final.rule.attributes
-            allowedChildren = SCXMLName.final.rule.children
-        case .history:
-            allowedAttributes = SCXMLName.history.rule.attributes
-            allowedChildren = SCXMLName.history.rule.children
-        }
-        let values = attributes(of: element, allowed: allowedAttributes)
+        let rule = tree.code(element).rule
+        let allowedChildren = rule.children
+        let values = attributes(of: element, allowed: rule.attributes)
         let id = values[.id]
         let initial = tokens(values, .initial)
         var state = SCXMLState(

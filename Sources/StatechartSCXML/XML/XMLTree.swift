@@ -1,7 +1,7 @@
-// The parsed XML, held in flat arrays so that libxml2 stays inside LibXML2Reader.swift and the
-// SCXML builder works on plain values without one allocation per node: a record per node,
-// names interned once per document, and text and attribute values as byte ranges of one buffer
-// (turned into strings only when the builder asks for them).
+// The parsed XML, held in flat arrays so that libxml2 stays inside the reader (LibXML2Reader,
+// SAXState) and the SCXML builder works on plain values without one allocation per node: a record
+// per node, names interned once per document, and text and attribute values as byte ranges of one
+// buffer (turned into strings only when the builder asks for them).
 
 /// A parsed XML document: the root element and everything in it. Immutable once parsed (a class,
 /// so that readers share its arrays without retaining them on every access).
