@@ -2,6 +2,7 @@ import Foundation
 import Statechart
 import StatechartECMAScript
 import StatechartSCXML
+import Synchronization
 import XCTest
 
 /// Hand-checked snapshots of SCXML sessions: each value kind, the errors, delayed sends.
@@ -188,5 +189,104 @@ final class SCXMLSnapshotTests: XCTestCase {
         XCTAssertThrowsError(try fresh.restore(snapshot)) { error in
             XCTAssertEqual("\(error)", "snapshot format version 2 is not supported (this library reads version 1)")
         }
+    }
+
+    /// The example of the SCXMLSnapshots article (StatechartSCXML.docc), as written there.
+    func testTheArticleExample() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+              <datamodel><data id="order" expr="({id: 7, items: []})"/></datamodel>
+              <state id="shopping">
+                <transition event="add"><script>order.items.push(_event.data)</script></transition>
+                <transition event="checkout" target="paying"/>
+              </state>
+              <state id="paying">
+                <onentry><send id="timeout" event="payment.timeout" delay="900s"/></onentry>
+                <transition event="paid" target="done"><cancel sendid="timeout"/></transition>
+                <transition event="payment.timeout" target="shopping"/>
+              </state>
+              <final id="done"/>
+            </scxml>
+            """
+        var options = SCXMLMachine.Options.withECMAScript
+        let clock = TestClock()
+        options.clock = clock
+        let machine = try SCXMLMachine(string: document, options: options)
+        try machine.start()
+        try machine.send("add", data: .string("tea"))
+        try machine.send("checkout")
+        clock.advance(by: .seconds(300))
+        let json = try JSONEncoder().encode(try machine.snapshot())
+
+        // Later, perhaps after a restart: the same document, a fresh machine.
+        let restoredClock = TestClock()
+        options.clock = restoredClock
+        let restored = try SCXMLMachine(string: document, options: options)
+        try restored.restore(JSONDecoder().decode(SCXMLSnapshot.self, from: json))
+        XCTAssertEqual(restored.configuration, ["paying"])
+        XCTAssertEqual(try restored.snapshot().variables,
+                       [.init(name: "order", value: .object(["id": .number(7), "items": .array([.string("tea")])]))])
+        restoredClock.advance(by: .milliseconds(599_999))
+        XCTAssertEqual(restored.configuration, ["paying"])
+        restoredClock.advance(by: .milliseconds(1))     // the timeout had 10 minutes left
+        XCTAssertEqual(restored.configuration, ["shopping"])
+    }
+
+    func testHistoryRecordsSurviveARestore() throws {
+        // "pause" exits player, whose deep history records fast; "resume" returns there.
+        let body = """
+            <state id="main" initial="player">
+              <state id="player" initial="normal">
+                <history id="resume" type="deep"><transition target="normal"/></history>
+                <state id="normal"><transition event="ff" target="fast"/></state>
+                <state id="fast"/>
+                <transition event="pause" target="paused"/>
+              </state>
+              <state id="paused"><transition event="resume" target="resume"/></state>
+            </state>
+            """
+        let original = try machine(body, datamodel: "null")
+        try original.start()
+        try original.send("ff")
+        try original.send("pause")
+        let snapshot = try throughJSON(try original.snapshot())
+        XCTAssertEqual(snapshot.machine.activeStates, ["main", "paused"])
+        XCTAssertEqual(snapshot.machine.history, [.init(state: "resume", remembered: ["fast"])])
+        let restored = try machine(body, datamodel: "null")
+        try restored.restore(snapshot)
+        try restored.send("resume")
+        XCTAssertEqual(restored.configuration, ["fast"])
+        try original.send("resume")
+        XCTAssertEqual(original.configuration, ["fast"])
+    }
+
+    func testADelayedSendToAnotherTargetIsRestoredAsOne() throws {
+        // A delayed <send> to another target than the session itself waits as a deferred send,
+        // performed by the session's gate when due (here: to the host's onSend handler). A
+        // restored machine without the gate would process it as an event of its own.
+        let body = """
+            <state id="a">
+              <onentry><send event="notify" target="app:ui" delay="1s"/><send event="outer" delay="2s"/></onentry>
+              <transition event="outer" target="done"/>
+            </state>
+            <final id="done"/>
+            """
+        let original = try machine(body)
+        original.onSend { _, _, _ in true }
+        try original.start()
+        let snapshot = try throughJSON(try original.snapshot())
+        XCTAssertEqual(snapshot.machine.delayedEvents.map(\.event.name), ["scxml.runtime.deferred", "outer"])
+        let clock = TestClock()
+        let restored = try machine(body, clock: clock)
+        let sent = Mutex<[String]>([])
+        restored.onSend { event, target, _ in
+            sent.withLock { $0.append("\(event.name) to \(target) at \(clock.now)") }
+            return true
+        }
+        restored.onStateChange { state, entered in sent.withLock { $0.append("\(entered ? "enter" : "exit") \(state) at \(clock.now)") } }
+        try restored.restore(snapshot)
+        clock.advance(by: .seconds(2))
+        XCTAssertEqual(sent.withLock { $0 }, ["notify to app:ui at 1.0 seconds", "exit a at 2.0 seconds", "enter done at 2.0 seconds"])
+        XCTAssertEqual(restored.configuration, ["done"])
     }
 }
