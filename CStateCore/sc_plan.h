@@ -218,16 +218,21 @@ static inline sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_id e
     return NULL;
 }
 
-/* Applies a MASKS step of plan p: the configuration, its counters and the key; no callback. */
-static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan_step *step) {
-    sc_plan_cache *cache = sc_plan_cache_of(m);
-    if (cache->key_words) sc_plan_apply_words(m, p);
-    else m->configuration[0] = step->u.masks.next_key;
+/* A MASKS step's effect besides the configuration words: the key and the counters. */
+static inline void sc_plan_apply_counters(sc_machine *m, sc_plan_cache *cache, const sc_plan_step *step) {
     cache->key = step->u.masks.next_key;
     cache->hash = step->u.masks.next_hash;
     m->eventless_states = step->u.masks.eventless_states;
     m->atomic_active = step->u.masks.atomic_active;
     m->last_atomic = step->next_leaf;
+}
+
+/* Applies a MASKS step of plan p: the configuration, its counters and the key; no callback. */
+static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan_step *step) {
+    sc_plan_cache *cache = sc_plan_cache_of(m);
+    if (cache->key_words) sc_plan_apply_words(m, p);
+    else m->configuration[0] = step->u.masks.next_key;
+    sc_plan_apply_counters(m, cache, step);
 }
 
 /* sc_step_complete, then the key of the configuration it leaves. sc_step_complete's own test

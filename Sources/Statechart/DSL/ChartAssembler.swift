@@ -16,6 +16,7 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
     private(set) var registered: [Event.Name] = []
     private var registeredStrings: [String: Event.Name] = [:]
     private var afterCount = 0
+    private var invokeCount = 0
 
     let adapters: TypedAdapters<State, Event>
 
@@ -37,6 +38,9 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
                 states.append(state(spec, path: chartName))
             case .transition(let spec):
                 anyState.append(spec)
+            case .invoke(let spec):
+                fail(.actionOutsideState, chartName, spec.location,
+                     "Invoke must be inside a state: it runs while that state is active")
             case .entry(_, let location), .exit(_, let location):
                 fail(.actionOutsideState, chartName, location,
                      "entry and exit actions must be inside a state; the chart itself is never entered or exited")
@@ -96,6 +100,8 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
                 } else if let transition = transition(t, enclosing: id, path: myPath) {
                     definition.transitions.append(transition)
                 }
+            case .invoke(let invoke):
+                addInvoke(invoke, to: &definition)
             case .entry(let action, _):
                 definition.onEntry += wrap(action)
             case .exit(let action, _):
@@ -145,6 +151,46 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
         definition.transitions.append(TransitionDefinition(
             on: [name], guard: wrap(spec.guardCondition), to: spec.targets.map(id), type: spec.type,
             actions: wrap(spec.action), location: spec.location))
+    }
+
+    /// `Invoke`: an invocation whose task sends its results as a private event carrying the
+    /// generation it was started under, and a targetless transition on that event which raises
+    /// the result only while that generation is current (see `InvocationRuns`).
+    private mutating func addInvoke(_ spec: InvokeSpec<State, Event>, to definition: inout StateDefinition) {
+        invokeCount += 1
+        let number = invokeCount
+        let name = "statechart.invoke.\(number)"
+        let run = spec.run
+        let start: Action = { ctx in
+            guard let machine = ctx.machine, let owner = machine.typedOwner as? StateMachine<State, Event> else { return }
+            let generation = owner.invocationRuns.begin(number)
+            let invocation = InvocationContext(clock: machine.clock)
+            // The task holds the machine until it ends; the owner's `InvocationRuns` cancels it
+            // when the state is exited or the typed machine is released.
+            let task = Task {
+                await run(invocation) { event in
+                    // A cancelled task's results are dropped here; one that passes this check
+                    // while the state is being exited is dropped by the transition below.
+                    guard !Task.isCancelled else { return }
+                    machine.deliverInvocationResult(
+                        Statechart.Event(name, payload: InvocationDelivery(generation: generation, event: event)))
+                }
+            }
+            owner.invocationRuns.attach(task, to: number, generation: generation)
+        }
+        let cancel: Action = { ctx in
+            (ctx.machine?.typedOwner as? StateMachine<State, Event>)?.invocationRuns.cancel(number)
+        }
+        definition.invocations.append(Invocation(id: name, start: start, cancel: cancel))
+        let maps = self.maps
+        let raiseResult: Action = { ctx in
+            guard let delivery = ctx.event?.payload as? InvocationDelivery<Event>,
+                  let owner = ctx.machine?.typedOwner as? StateMachine<State, Event>,
+                  owner.invocationRuns.isCurrent(number, generation: delivery.generation) else { return }
+            Context(untyped: ctx, maps: maps).raise(delivery.event)
+        }
+        definition.transitions.append(TransitionDefinition(
+            on: [name], actions: [raiseResult], location: spec.location))
     }
 
     // MARK: - Helpers

@@ -1,6 +1,6 @@
 /// Collects the body of a ``TypedChart`` or a state: ``StateNode``, ``Parallel``, ``Final``,
-/// ``History``, ``On``, ``Always``, ``OnDone``, ``After``, ``OnEntry``, ``OnExit`` and
-/// ``Initial``, with `if`, `switch` and `for` to build parts of a chart conditionally.
+/// ``History``, ``On``, ``Always``, ``OnDone``, ``After``, ``OnEntry``, ``OnExit``,
+/// ``Initial`` and ``Invoke``, with `if`, `switch` and `for` to build parts of a chart conditionally.
 ///
 /// ```swift
 /// let chart = try TypedChart<PlayerState, PlayerEvent> {
@@ -40,6 +40,8 @@ public enum ChartBuilder<State: Hashable & Sendable, Event: ChartEvent> {
     public static func buildExpression(_ action: OnExit<State, Event>) -> Content { Content([action.element]) }
     /// The initial transition.
     public static func buildExpression(_ initial: Initial<State, Event>) -> Content { Content([initial.element]) }
+    /// Work the state runs while active.
+    public static func buildExpression(_ invoke: Invoke<State, Event>) -> Content { Content([invoke.element]) }
     /// A fragment built elsewhere (a function marked `@ChartBuilder`).
     public static func buildExpression(_ content: Content) -> Content { content }
 

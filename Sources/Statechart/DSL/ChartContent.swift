@@ -46,6 +46,7 @@ enum ChartElement<State: Hashable & Sendable, Event: ChartEvent> {
     case entry(TypedAction<State, Event>, SourceLocation)
     case exit(TypedAction<State, Event>, SourceLocation)
     case initial([State], TypedAction<State, Event>?, SourceLocation)
+    case invoke(InvokeSpec<State, Event>)
 }
 
 /// A state as written in the DSL.

@@ -30,6 +30,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
 
     @usableFromInline let eventKeys: ByteKeyTable
     @usableFromInline let maps: TypedChartMaps<State, Event>
+    /// The tasks of this machine's ``Invoke``s.
+    let invocationRuns = InvocationRuns()
 
     /// A machine for `chart`; call ``start()`` to enter the initial configuration.
     ///

@@ -1,0 +1,43 @@
+import Synchronization
+
+/// What an invoked function or sequence factory receives: the machine's clock, so work that
+/// waits (a retry back-off, a polling interval) waits on a ``TestClock`` in tests.
+///
+/// ```swift
+/// Invoke({ invocation in
+///     try await invocation.sleep(for: .seconds(2))     // instant under TestClock.advance
+///     return try await api.fetchProfile()
+/// }, onDone: { .loaded($0) }, onError: { .failed("\($0)") })
+/// ```
+public struct InvocationContext: Sendable {
+    /// The clock of the machine that started the invocation.
+    public let clock: any MachineClock
+
+    /// Suspends for `duration` on ``clock``.
+    ///
+    /// - Throws: `CancellationError` when the invoking state is exited first (the task is
+    ///   cancelled); the wake-up then finds nothing to resume.
+    public func sleep(for duration: Duration) async throws {
+        try Task.checkCancellation()
+        // One-shot: whichever of the wake-up and the cancellation comes first resumes.
+        let waiting = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let cancelledAlready = waiting.withLock { slot -> Bool in
+                    if Task.isCancelled { return true }
+                    slot = continuation
+                    return false
+                }
+                if cancelledAlready {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                clock.wakeUp(at: clock.now + duration) {
+                    waiting.withLock { $0.take() }?.resume()
+                }
+            }
+        } onCancel: {
+            waiting.withLock { $0.take() }?.resume(throwing: CancellationError())
+        }
+    }
+}
