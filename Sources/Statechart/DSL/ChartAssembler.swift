@@ -16,7 +16,8 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
     private(set) var registered: [Event.Name] = []
     private var registeredStrings: [String: Event.Name] = [:]
     private var afterCount = 0
-    private var invokeCount = 0
+    /// How many `Invoke`s the chart has (machines of a chart without any keep no task table).
+    private(set) var invokeCount = 0
 
     let adapters: TypedAdapters<State, Event>
 
@@ -162,8 +163,9 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
         let name = "statechart.invoke.\(number)"
         let run = spec.run
         let start: Action = { ctx in
-            guard let machine = ctx.machine, let owner = machine.typedOwner as? StateMachine<State, Event> else { return }
-            let generation = owner.invocationRuns.begin(number)
+            guard let machine = ctx.machine, let owner = machine.typedOwner as? StateMachine<State, Event>,
+                  let runs = owner.invocationRuns else { return }
+            let generation = runs.begin(number)
             let invocation = InvocationContext(clock: machine.clock, startingContext: owner.extendedState.read().value)
             // The task holds the machine until it ends; the owner's `InvocationRuns` cancels it
             // when the state is exited or the typed machine is released.
@@ -176,17 +178,17 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
                         Statechart.Event(name, payload: InvocationDelivery(generation: generation, event: event)))
                 }
             }
-            owner.invocationRuns.attach(task, to: number, generation: generation)
+            runs.attach(task, to: number, generation: generation)
         }
         let cancel: Action = { ctx in
-            (ctx.machine?.typedOwner as? StateMachine<State, Event>)?.invocationRuns.cancel(number)
+            (ctx.machine?.typedOwner as? StateMachine<State, Event>)?.invocationRuns?.cancel(number)
         }
         definition.invocations.append(Invocation(id: name, start: start, cancel: cancel))
         let maps = self.maps
         let raiseResult: Action = { ctx in
             guard let delivery = ctx.event?.payload as? InvocationDelivery<Event>,
                   let owner = ctx.machine?.typedOwner as? StateMachine<State, Event>,
-                  owner.invocationRuns.isCurrent(number, generation: delivery.generation) else { return }
+                  owner.invocationRuns?.isCurrent(number, generation: delivery.generation) == true else { return }
             Context(untyped: ctx, maps: maps).raise(delivery.event)
         }
         definition.transitions.append(TransitionDefinition(

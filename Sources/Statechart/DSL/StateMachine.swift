@@ -30,8 +30,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
 
     @usableFromInline let eventKeys: ByteKeyTable
     @usableFromInline let maps: TypedChartMaps<State, Event>
-    /// The tasks of this machine's ``Invoke``s.
-    let invocationRuns = InvocationRuns()
+    /// The tasks of this machine's ``Invoke``s; `nil` when the chart has none.
+    let invocationRuns: InvocationRuns?
     /// The machine's context value (see ``context(as:)``).
     let extendedState: ExtendedState
 
@@ -47,6 +47,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
                 clock: any MachineClock = SystemClock.shared, context: (any Sendable)? = nil) {
         self.chart = chart
         self.extendedState = ExtendedState(context)
+        self.invocationRuns = chart.hasInvocations ? InvocationRuns() : nil
         self.machine = Machine(chart.compiled, options: options, clock: clock)
         self.eventKeys = chart.eventKeys
         self.maps = chart.maps

@@ -38,6 +38,8 @@ public final class TypedChart<State: Hashable & Sendable, Event: ChartEvent>: @u
     let maps: TypedChartMaps<State, Event>
     /// Registered events by their bytes, for the allocation-free send path.
     @usableFromInline let eventKeys: ByteKeyTable
+    /// Whether the chart has an ``Invoke``: only then do its machines keep a table of tasks.
+    let hasInvocations: Bool
 
     /// Builds, validates and compiles a chart.
     ///
@@ -80,6 +82,7 @@ public final class TypedChart<State: Hashable & Sendable, Event: ChartEvent>: @u
         self.compiled = compiled!
         self.maps = maps
         self.eventKeys = maps.eventKeys
+        self.hasInvocations = assembler.invokeCount > 0
     }
 
     /// The state's id in the compiled chart (`String(describing: state)`).
