@@ -97,7 +97,11 @@ public struct Invoke<State: Hashable & Sendable, Event: ChartEvent> {
                 // macrostep still ends the stream.
                 let finished = child.machine.transitions
                 try await withTaskCancellationHandler {
+                    // Stopping a machine that has not started does not keep a later start from
+                    // running it, so cancellation around the start is checked here too.
+                    try Task.checkCancellation()
                     try child.start()
+                    if Task.isCancelled { child.stop() }        // cancelled while it started
                     for await _ in finished {}
                 } onCancel: {
                     child.stop()
