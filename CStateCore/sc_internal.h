@@ -106,6 +106,13 @@ struct sc_machine {
 /* Bytes of the header; what follows it starts 8-aligned. */
 #define SC_MACHINE_HEADER_BYTES ((sizeof(struct sc_machine) + 7u) & ~(size_t)7u)
 
+/* For the few helpers of the dispatch hot path that a compiler might otherwise leave out of line. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SC_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define SC_ALWAYS_INLINE inline
+#endif
+
 /* ---- bit arrays ---------------------------------------------------------------------- */
 
 static inline bool sc_bit_test(const uint64_t *bits, sc_id i) {

@@ -313,3 +313,18 @@ final class DocumentModelTests: XCTestCase {
             ["idle", "work", "work.a", "work.b", "hist", "both", "__state7", "x1", "__history9", "end", "äöü"])
     }
 }
+
+/// Inline XML content is written back with the escaping of the package's one XML writer
+/// (`XMLOutputElement`): markup characters in attribute values and a carriage return given as a
+/// character reference survive another parse.
+final class InlineMarkupEscapingTests: XCTestCase {
+    func testMarkupCharactersAndACarriageReturnAreEscaped() throws {
+        let document = try parse("""
+            \(scxmlRoot)><datamodel><data id="d"><x a="1 &gt; 0 &amp; &quot;q&quot;">a&lt;b&#13;</x></data></datamodel>
+            <final id="f"/></scxml>
+            """)
+        XCTAssertEqual(
+            document.datamodelElement?.data.first?.value,
+            .inline(.markup(#"<x xmlns="http://www.w3.org/2005/07/scxml" a="1 &gt; 0 &amp; &quot;q&quot;">a&lt;b&#13;</x>"#)))
+    }
+}

@@ -81,8 +81,9 @@ extension Event: ExpressibleByStringLiteral {
 /// ```
 public struct ActionContext {
     // Strong, so a context kept past its callback cannot outlive the runtime it points to;
-    // `checked` then refuses it. (It was `unowned(unsafe)`: a kept context was a use-after-free.
-    // The retain and release this adds per callback are in docs/PERFORMANCE.md's figures.)
+    // `checked` then refuses it. (It was `unowned(unsafe)`: a kept context was a use-after-free.)
+    // The retain, the release and the thread check cost about 50 instructions per callback and
+    // allocate nothing (callgrind, the guarded benchmark chart: 3.6 callbacks per event).
     private let runtime: MachineRuntime
     /// The core's view of the event (interned id and payload slot), so typed layers can map it
     /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.

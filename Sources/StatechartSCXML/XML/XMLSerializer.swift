@@ -1,4 +1,7 @@
-/// Serializes XML children back to text.
+import Statechart
+
+/// Serializes XML children back to text, escaping as the package's XML writer does
+/// (`XMLOutputElement`, which the exports use).
 enum XMLSerializer {
     /// The children of an element as an XML fragment. Each top-level element also declares every
     /// namespace in scope that it does not declare itself, so the fragment stands alone.
@@ -36,10 +39,10 @@ enum XMLSerializer {
         let name = tree.qualifiedName(element)
         output += "<" + name
         for declaration in extraDeclarations + tree.declarationsOf(element) {
-            output += " xmlns" + (declaration.prefix.map { ":" + $0 } ?? "") + "=\"" + escapeAttribute(declaration.uri) + "\""
+            output += " xmlns" + (declaration.prefix.map { ":" + $0 } ?? "") + "=\"" + XMLOutputElement.escapeAttribute(declaration.uri) + "\""
         }
         for attribute in tree.attributeRange(element) {
-            output += " " + tree.attributeQualifiedName(attribute) + "=\"" + escapeAttribute(tree.attributeValue(attribute)) + "\""
+            output += " " + tree.attributeQualifiedName(attribute) + "=\"" + XMLOutputElement.escapeAttribute(tree.attributeValue(attribute)) + "\""
         }
         var child = tree.nodes[Int(element)].firstChild
         if child < 0 {
@@ -62,41 +65,11 @@ enum XMLSerializer {
         let record = tree.nodes[Int(node)]
         switch record.kind {
         case .element: break
-        case .text, .cdata: output += escapeText(tree.content(node))
+        case .text, .cdata: output += XMLOutputElement.escapeText(tree.content(node))
         case .comment: output += "<!--" + tree.content(node) + "-->"
         case .processingInstruction:
             let data = tree.content(node)
             output += "<?" + tree.strings[Int(record.name)] + (data.isEmpty ? "" : " " + data) + "?>"
         }
-    }
-
-    static func escapeText(_ text: String) -> String {
-        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
-    static func escapeAttribute(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case "\"": result += "&quot;"
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
-            case "\t": result += "&#9;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }
