@@ -91,24 +91,23 @@ struct MachineMemory {
     var chart: BenchChart
     var coreBytes = 0              // sc_machine_size with the core's default options
     var swiftCoreBytes = 0         // sc_machine_size with the Swift runtime's options
-    var swiftBytes = 0.0           // heap asked for per started Swift machine, its sc_machine included
-    var swiftMallocBytes = 0.0     // the same in glibc's statistics (mallinfo2): chunk headers and rounding too
+    var swiftBytes = 0.0           // heap per started Swift machine (mallinfo2: chunk headers included), its sc_machine too
     var kind = ""
 }
 
 enum MemoryBenchmark {
     /// Heap growth per object while `count` of them are alive.
-    /// Heap growth per object while `count` of them are alive: (bytes asked of malloc, bytes
-    /// malloc itself holds for them by mallinfo2).
-    static func bytesEach(count: Int, _ make: () throws -> AnyObject) rethrows -> (asked: Double, held: Double) {
+    /// Heap growth per object while `count` of them are alive, in glibc's own statistics
+    /// (mallinfo2, so chunk headers and rounding are counted).
+    static func bytesEach(count: Int, _ make: () throws -> AnyObject) rethrows -> Double {
         var keep: [AnyObject] = []
         keep.reserveCapacity(count)
         _ = try make()                                          // warm lazy globals
-        let before = allocation_counter_heap_in_use(), heldBefore = mallinfo2().uordblks
+        let before = allocation_counter_heap_in_use()
         for _ in 0..<count { keep.append(try make()) }
-        let after = allocation_counter_heap_in_use(), heldAfter = mallinfo2().uordblks
+        let after = allocation_counter_heap_in_use()
         withExtendedLifetime(keep) {}
-        return (Double(after - before) / Double(count), Double(heldAfter - heldBefore) / Double(count))
+        return Double(after - before) / Double(count)
     }
 
     static func run(_ chart: BenchChart) throws -> MachineMemory {
@@ -124,7 +123,7 @@ enum MemoryBenchmark {
         case .turnstile:
             let typed = try turnstileChart()
             result.kind = "StateMachine"
-            (result.swiftBytes, result.swiftMallocBytes) = try bytesEach(count: 1_000) {
+            result.swiftBytes = try bytesEach(count: 1_000) {
                 let machine = StateMachine(typed)
                 try machine.start()
                 return machine
@@ -132,7 +131,7 @@ enum MemoryBenchmark {
         case .hierarchical:
             let typed = try hierarchicalChart()
             result.kind = "StateMachine"
-            (result.swiftBytes, result.swiftMallocBytes) = try bytesEach(count: 1_000) {
+            result.swiftBytes = try bytesEach(count: 1_000) {
                 let machine = StateMachine(typed)
                 try machine.start()
                 return machine
@@ -140,7 +139,7 @@ enum MemoryBenchmark {
         default:
             result.kind = "Machine"
             let compiled = core.compiled
-            (result.swiftBytes, result.swiftMallocBytes) = try bytesEach(count: 100) {
+            result.swiftBytes = try bytesEach(count: 100) {
                 let machine = Machine(compiled)
                 try machine.start()
                 return machine

@@ -1,4 +1,5 @@
 import BenchCharts
+import CAllocationCounter
 import CBenchHost
 import Foundation
 import Statechart
@@ -21,7 +22,7 @@ enum MillionMachines {
         var machines: [StateMachine<TurnstileState, TurnstileEvent>] = []
         machines.reserveCapacity(count)                     // the array is not counted per machine
         _ = try { let m = StateMachine(chart); try m.start(); return m }()   // warm lazy globals
-        let heapBefore = mallinfo2().uordblks
+        let heapBefore = allocation_counter_heap_in_use()
         let cpuStart = bench_thread_cpu_ns(), wallStart = bench_now_ns()
         for _ in 0..<count {
             let machine = StateMachine(chart)
@@ -29,13 +30,13 @@ enum MillionMachines {
             machines.append(machine)
         }
         let cpu = bench_thread_cpu_ns() - cpuStart, wall = bench_now_ns() - wallStart
-        let heapAfter = mallinfo2().uordblks
+        let heapAfter = allocation_counter_heap_in_use()
         // Read every machine back: all started, all in `locked`, none optimised away.
         var locked = 0
         for machine in machines where machine.isActive(.locked) { locked += 1 }
         guard locked == count else { throw BenchError("million: \(count - locked) machines not in locked") }
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
         let result = Result(count: count, cpuSeconds: Double(cpu) / 1e9, wallSeconds: Double(wall) / 1e9,
                             peakRSSBytes: Int(usage.ru_maxrss) * 1024,
                             heapBytesEach: Double(heapAfter - heapBefore) / Double(count))

@@ -86,8 +86,7 @@ struct Report {
                 guard let m = memory[chart] else { continue }
                 out.append("  " + Self.pad(chart.rawValue, 13, left: true)
                     + "sc_machine \(m.coreBytes) B (default options), \(m.swiftCoreBytes) B (Swift's options); "
-                    + "Swift \(m.kind) \(Int(m.swiftBytes.rounded())) B asked of malloc, "
-                    + "\(Int(m.swiftMallocBytes.rounded())) B held by malloc (mallinfo2)")
+                    + "Swift \(m.kind) \(Int(m.swiftBytes.rounded())) B in total (mallinfo2)")
             }
         }
         if let load {
@@ -155,8 +154,8 @@ struct Report {
                   { x($0) + String(format: " (%.1f vs %.1f ms)", load.totalMillis, load.libxml2Millis) })
         }
         if let m = memory[.turnstile] {
-            check(m.swiftMallocBytes, atMost: 1024, "a started typed turnstile StateMachine, at most 1 KB in total",
-                  { String(format: "%.0f B held by malloc (%.0f B asked)", $0, m.swiftBytes) })
+            check(m.swiftBytes, atMost: 1024, "a started typed turnstile StateMachine, at most 1 KB in total",
+                  { String(format: "%.0f B (mallinfo2)", $0) })
             check(Double(m.coreBytes), atMost: 256, "sc_machine for the turnstile, default options, at most 256 B",
                   { String(format: "%.0f B", $0) })
         }

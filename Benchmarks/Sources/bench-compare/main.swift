@@ -4,7 +4,8 @@
 //   bench-compare profile CHART RUNNER N  dispatch N events with one runner (for callgrind:
 //                                         RUNNER is core, typed or scxml; run twice with
 //                                         different N and subtract to get instructions per event),
-//                                         or load the chart N times (RUNNER load)
+//                                         or load the chart N times (RUNNER load), or parse its
+//                                         bytes with libxml2 alone N times (RUNNER libxml2)
 //   bench-compare million N [FILE]        create and start N typed turnstile machines; time, peak
 //                                         RSS and heap per machine (key/value lines to FILE)
 //   bench-compare [options] [chart ...]   measure and print the table
@@ -126,6 +127,10 @@ do {
     if arguments.first == "profile", arguments.count == 4, arguments[2] == "load",
        let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) {
         for _ in 0..<count { _ = try SCXMLMachine(contentsOf: chart.documentURL) }
+    } else if arguments.first == "profile", arguments.count == 4, arguments[2] == "libxml2",
+              let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) {
+        let bytes = try Data(contentsOf: chart.documentURL)
+        for _ in 0..<count { try LoadBenchmark.libxml2Parse(bytes) }
     } else if arguments.first == "profile" {
         guard arguments.count == 4, let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) else {
             throw BenchError("usage: bench-compare profile CHART core|typed|scxml|load COUNT")
