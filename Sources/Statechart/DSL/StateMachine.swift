@@ -32,6 +32,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     @usableFromInline let maps: TypedChartMaps<State, Event>
     /// The tasks of this machine's ``Invoke``s.
     let invocationRuns = InvocationRuns()
+    /// The machine's context value (see ``context(as:)``).
+    let extendedState: ExtendedState
 
     /// A machine for `chart`; call ``start()`` to enter the initial configuration.
     ///
@@ -39,9 +41,12 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     ///   - chart: the compiled chart to run.
     ///   - options: queue sizes and the runaway bound.
     ///   - clock: the clock of delayed events; pass a ``TestClock`` in tests.
+    ///   - context: the machine's context, a value of your type that actions update (see
+    ///     ``context(as:)``); `nil` for none.
     public init(_ chart: TypedChart<State, Event>, options: MachineOptions = MachineOptions(),
-                clock: any MachineClock = SystemClock.shared) {
+                clock: any MachineClock = SystemClock.shared, context: (any Sendable)? = nil) {
         self.chart = chart
+        self.extendedState = ExtendedState(context)
         self.machine = Machine(chart.compiled, options: options, clock: clock)
         self.eventKeys = chart.eventKeys
         self.maps = chart.maps
@@ -60,8 +65,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     @inlinable
     public convenience init(name: String = "chart", initial: State? = nil,
                             options: MachineOptions = MachineOptions(), clock: any MachineClock = SystemClock.shared,
+                            context: (any Sendable)? = nil,
                             @ChartBuilder<State, Event> _ content: () -> ChartContent<State, Event>) throws {
-        self.init(try TypedChart(name: name, initial: initial, content), options: options, clock: clock)
+        self.init(try TypedChart(name: name, initial: initial, content), options: options, clock: clock,
+                  context: context)
     }
 
     /// Enters the initial configuration and completes the first macrostep.
