@@ -43,14 +43,30 @@ extension Machine {
     ///   event's payload is not a ``DataValue``.
     /// - Complexity: O(states + queued events + delayed events).
     public func snapshot() throws -> MachineSnapshot {
-        let raw = try captureRaw()
-        let ids = chart.stateIDs
-        func encode(_ event: Event) throws -> SnapshotEvent {
+        try snapshot(encodingPayload: { event in
             switch event.payload {
-            case nil: return SnapshotEvent(name: event.name)
-            case let value as DataValue: return SnapshotEvent(name: event.name, payload: value)
+            case nil: return nil
+            case let value as DataValue: return value
             default: throw SnapshotError.unencodablePayload(event: event.name)
             }
+        })
+    }
+
+    /// ``snapshot()`` for machines whose events carry payloads of their own types (an SCXML
+    /// session's events): `encodingPayload` turns each queued or delayed event's payload into
+    /// a ``DataValue`` (or `nil`), and ``restore(_:decodingPayload:)`` turns it back.
+    ///
+    /// ```swift
+    /// let snapshot = try machine.snapshot(encodingPayload: { ($0.payload as? Order)?.dataValue })
+    /// ```
+    /// `whileHeld` runs with the machine held, right after the capture: for state kept beside
+    /// the machine (a datamodel) that must be captured at the same point.
+    public func snapshot(encodingPayload: (Event) throws -> DataValue?,
+                         whileHeld: () throws -> Void = {}) throws -> MachineSnapshot {
+        let raw = try captureRaw(whileHeld: whileHeld)
+        let ids = chart.stateIDs
+        func encode(_ event: Event) throws -> SnapshotEvent {
+            SnapshotEvent(name: event.name, payload: try encodingPayload(event))
         }
         return MachineSnapshot(
             chart: chart.name,
@@ -78,18 +94,34 @@ extension Machine {
     /// - Throws: ``SnapshotError`` when the snapshot does not fit the chart or the call comes
     ///   from inside the machine's own callbacks.
     public func restore(_ snapshot: MachineSnapshot) throws {
+        try restore(snapshot, decodingPayload: { $0.payload })
+    }
+
+    /// ``restore(_:)`` for snapshots taken with ``snapshot(encodingPayload:)``:
+    /// `decodingPayload` makes each queued or delayed event's payload from its snapshot form.
+    ///
+    /// `beforeApplying` runs with the machine held, once the snapshot has been checked against
+    /// the chart and before anything is changed: for state kept beside the machine (a
+    /// datamodel); when it throws, the machine is left as it was.
+    ///
+    /// ```swift
+    /// try machine.restore(snapshot, decodingPayload: { $0.payload.map(Order.init) })
+    /// ```
+    public func restore(_ snapshot: MachineSnapshot, decodingPayload: (SnapshotEvent) throws -> (any Sendable)?,
+                        beforeApplying: () throws -> Void = {}) throws {
         func index(_ id: String) throws -> Int {
             guard let index = chart.index(of: id) else { throw SnapshotError.unknownState(id) }
             return index
         }
         let active = try snapshot.activeStates.map(index)
         let history = try snapshot.history.map { (try index($0.state), try $0.remembered.map(index)) }
-        func decode(_ event: SnapshotEvent) -> RestoredEvent {
-            RestoredEvent(event: Event(event.name, payload: event.payload), typed: nil, known: nil)
+        func decode(_ event: SnapshotEvent) throws -> RestoredEvent {
+            RestoredEvent(event: Event(event.name, payload: try decodingPayload(event)), typed: nil, known: nil)
         }
         try restoreRaw(active: active, history: history, halted: snapshot.isFinished,
                        internalEvents: snapshot.internalEvents.map(decode),
-                       delayed: snapshot.delayedEvents.map { ($0.sendID, decode($0.event), $0.remaining) })
+                       delayed: snapshot.delayedEvents.map { ($0.sendID, try decode($0.event), $0.remaining) },
+                       beforeApplying: beforeApplying)
     }
 
     /// A machine for `chart` in the state `snapshot` recorded; see ``restore(_:)``.
@@ -106,7 +138,7 @@ extension Machine {
 
     // MARK: - Raw capture and restore
 
-    func captureRaw() throws -> RawSnapshot {
+    func captureRaw(whileHeld: () throws -> Void = {}) throws -> RawSnapshot {
         try gate.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
             guard runtime.started else { throw SnapshotError.notStarted }
             let core = runtime.core
@@ -127,6 +159,7 @@ extension Machine {
             let delayed = scheduler.pendingEvents().map {
                 RawSnapshot.Delayed(id: $0.entry.id, event: $0.entry.event, typed: $0.entry.typed, remaining: $0.remaining)
             }
+            try whileHeld()
             return RawSnapshot(active: runtime.activeIndices(atomicOnly: false), history: history,
                                internalEvents: internalEvents, delayed: delayed,
                                halted: sc_machine_is_halted(core))
@@ -134,7 +167,8 @@ extension Machine {
     }
 
     func restoreRaw(active: [Int], history: [(state: Int, remembered: [Int])], halted: Bool,
-                    internalEvents: [RestoredEvent], delayed: [(id: String, event: RestoredEvent, remaining: Duration)]) throws {
+                    internalEvents: [RestoredEvent], delayed: [(id: String, event: RestoredEvent, remaining: Duration)],
+                    beforeApplying: () throws -> Void = {}) throws {
         try gate.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
             // The core owns the rules (sc_machine_check_configuration, sc_machine_check_history:
             // the ones its restores apply); everything is checked before anything is restored,
@@ -153,6 +187,7 @@ extension Machine {
             if internalEvents.count > runtime.maximumInternalQueueLength {
                 throw SnapshotError.queueFull(event: internalEvents[runtime.maximumInternalQueueLength].event.name)
             }
+            try beforeApplying()
             // Checked: none of the core calls below can fail.
             runtime.clearExternalQueue()
             var status = sc_machine_restore(core, states, UInt32(states.count), halted)

@@ -35,6 +35,9 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
     public static let names = ["ecmascript"]
 
     let engine: ECMAScriptEngine
+    /// The globals that exist before the document runs (built-ins, system variables, `In`,
+    /// host functions and values): the variables a snapshot captures are the others.
+    var builtInGlobals: [String] = []
     weak var services: SCXMLSessionServices?
     /// Keys of values kept in the engine for the runtime (out of the scripts' reach).
     enum Key {
@@ -75,6 +78,7 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
         for (name, value) in services.hostValues {
             try engine.setReadOnly(name, value: value)
         }
+        builtInGlobals = try Self.globalNames(of: engine)
     }
 
     /// Nothing is rejected when loading: expressions that do not compile raise
