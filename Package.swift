@@ -8,6 +8,7 @@
 //   Statechart         Swift chart definitions, the compiler to CStateCore tables, typed DSL, runtime
 //   StatechartSCXML    SCXML 1.0 importer (libxml2), null datamodel, executable content
 //   StatechartECMAScript  the ECMAScript datamodel on Duktape (separate, so others need no Duktape)
+//   StatechartLogging  machines' errors, transitions and SCXML <log> to a swift-log Logger
 //   statechart         the command-line tool
 import PackageDescription
 
@@ -19,11 +20,14 @@ let package = Package(
         .library(name: "StatechartSCXML", targets: ["StatechartSCXML"]),
         .library(name: "StatechartECMAScript", targets: ["StatechartECMAScript"]),
         .library(name: "StatechartCodegen", targets: ["StatechartCodegen"]),
+        .library(name: "StatechartLogging", targets: ["StatechartLogging"]),
         .executable(name: "statechart", targets: ["StatechartCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // Only StatechartLogging uses it: the other libraries stay free of dependencies.
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // MARK: - C core
@@ -87,6 +91,15 @@ let package = Package(
             dependencies: ["StatechartSCXML", "CDuktapeShim"]
         ),
 
+        // MARK: - Logging
+
+        // Sends what machines report (errors, unhandled events, transitions, SCXML <log>) to a
+        // swift-log Logger the app provides; a separate target so only its users link swift-log.
+        .target(
+            name: "StatechartLogging",
+            dependencies: ["Statechart", "StatechartSCXML", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // MARK: - C code generation
 
         // Charts (SCXML of the null datamodel, or Swift charts without closures) as C source
@@ -127,6 +140,7 @@ let package = Package(
         .testTarget(name: "StatechartECMAScriptTests", dependencies: ["StatechartECMAScript"]),
         .testTarget(name: "StatechartCodegenTests", dependencies: ["StatechartCodegen"]),
         .testTarget(name: "StatechartCLITests", dependencies: ["StatechartCLI"]),
+        .testTarget(name: "StatechartLoggingTests", dependencies: ["StatechartLogging"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -164,7 +164,7 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
         let start: Action = { ctx in
             guard let machine = ctx.machine, let owner = machine.typedOwner as? StateMachine<State, Event> else { return }
             let generation = owner.invocationRuns.begin(number)
-            let invocation = InvocationContext(clock: machine.clock)
+            let invocation = InvocationContext(clock: machine.clock, startingContext: owner.extendedState.read().value)
             // The task holds the machine until it ends; the owner's `InvocationRuns` cancels it
             // when the state is exited or the typed machine is released.
             let task = Task {

@@ -12,6 +12,21 @@ import Synchronization
 public struct InvocationContext: Sendable {
     /// The clock of the machine that started the invocation.
     public let clock: any MachineClock
+    /// The machine's context when the invocation started.
+    let startingContext: (any Sendable)?
+
+    /// The machine's context as it was when the invocation started (the macrostep that
+    /// entered the state had completed), when it is a `Value`; see ``StateMachine/context(as:)``.
+    ///
+    /// ```swift
+    /// Invoke({ invocation in
+    ///     let login = invocation.context(as: Login.self)!
+    ///     return try await api.signIn(login.user, login.password)
+    /// }, onDone: { .signedIn($0) }, onError: { .failed("\($0)") })
+    /// ```
+    public func context<Value: Sendable>(as type: Value.Type = Value.self) -> Value? {
+        startingContext as? Value
+    }
 
     /// Suspends for `duration` on ``clock``.
     ///
