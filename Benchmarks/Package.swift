@@ -31,6 +31,14 @@ let package = Package(
         // Counts malloc calls and live bytes by interposing glibc's allocator (Linux only);
         // linked into the comparison tool, never into the ordo-one suite (which has its own).
         .target(name: "CAllocationCounter"),
+        // libxml2 alone (xmlReadMemory), the baseline of the loading target: the same bytes the
+        // SCXML importer parses, parsed in the same run with nothing built from them.
+        .systemLibrary(
+            name: "CLibXML2Baseline",
+            path: "Sources/CLibXML2Baseline",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
 
         // MARK: - Swift
 
@@ -49,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "bench-compare",
             dependencies: [
-                "BenchCharts", "CAllocationCounter",
+                "BenchCharts", "CAllocationCounter", "CLibXML2Baseline",
                 .product(name: "StatechartCodegen", package: "Statechart"),
             ]
         ),

@@ -5,17 +5,29 @@
 #      next[configuration][event] table of each chart, in one process;
 #   2. the comparison tool (Benchmarks, swift build -c release): the C core, the typed Swift API
 #      and SCXML machines in one process, the large chart's load time, heap allocations per
-#      event and memory per machine; it merges the C program's figures into its table.
+#      event and memory per machine, the libxml2 baseline of the load; it merges the C program's
+#      figures into its table;
+#   3. a million typed turnstile machines created and started (bench-compare million), in a
+#      process of its own so its peak RSS is that work's alone.
+# Runs are timed in each thread's CPU time (other processes' share of this shared machine is not
+# counted); --wall times them with the monotonic clock instead.
 # Every runner uses the charts and event cycles of scxml/bench.
 #
 #   scripts/bench.sh           # 11 interleaved runs of ~20 ms per runner and chart (a few minutes)
 #   scripts/bench.sh --quick   # 5 runs of ~10 ms (about a minute, noisier)
+#   scripts/bench.sh [--quick] --wall   # wall-clock time instead of thread CPU time
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 
-rounds=11 millis=20 load_rounds=9
-if [ "${1:-}" = "--quick" ]; then rounds=5 millis=10 load_rounds=5; fi
+rounds=11 millis=20 load_rounds=9 wall=()
+for argument in "$@"; do
+  case "$argument" in
+    --quick) rounds=5 millis=10 load_rounds=5 ;;
+    --wall) wall=(--wall) ;;
+    *) echo "usage: scripts/bench.sh [--quick] [--wall]" >&2; exit 2 ;;
+  esac
+done
 
 out=Benchmarks/.build-c
 mkdir -p "$out"
@@ -32,6 +44,11 @@ echo "== building the C benchmark (Benchmarks/C, cc -std=c11 -O2) from the chart
 make -s -C Benchmarks/C >&2
 
 echo "== C benchmark" >&2
-"$out/bench_core" --charts scxml/bench --rounds "$rounds" --millis "$millis" --tsv "$out/c-results.tsv"
+"$out/bench_core" --charts scxml/bench --rounds "$rounds" --millis "$millis" ${wall[@]+"${wall[@]}"} --tsv "$out/c-results.tsv"
 echo
-"$tool" --rounds "$rounds" --millis "$millis" --load-rounds "$load_rounds" --c-results "$out/c-results.tsv"
+echo "== a million typed turnstile machines" >&2
+"$tool" million 1000000 "$out/million.tsv" >&2
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$tool" --rounds "$rounds" --millis "$millis" --load-rounds "$load_rounds" ${wall[@]+"${wall[@]}"} \
+  --c-results "$out/c-results.tsv" --results "$out/million.tsv"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -86,15 +86,10 @@ static bool read_cycle(const char *dir, const bench_chart *chart, cycle *out) {
 /* The clock the runs are timed with: this thread's CPU time, so time the scheduler gives to other
  * processes (the machine is shared: several builds may run at once on its 2 vCPUs) is not counted
  * against whichever loop was running; both loops are timed the same way. `--wall` times them with
- * the monotonic clock instead (bench_now_ns, as the Swift comparison tool does). */
+ * the monotonic clock instead (bench_now_ns); the Swift comparison tool uses the same clocks. */
 static bool wall_clock;
 
-static uint64_t run_clock_ns(void) {
-    if (wall_clock) return bench_now_ns();
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static uint64_t run_clock_ns(void) { return wall_clock ? bench_now_ns() : bench_thread_cpu_ns(); }
 
 static int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;

@@ -213,3 +213,16 @@ uint64_t bench_now_ns(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+uint64_t bench_thread_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Set once from the command line before any run, read by the timing loops of one thread. */
+static bool use_wall_clock;
+
+void bench_use_wall_clock(bool wall) { use_wall_clock = wall; }
+
+uint64_t bench_run_clock_ns(void) { return use_wall_clock ? bench_now_ns() : bench_thread_cpu_ns(); }

@@ -1,5 +1,6 @@
 import BenchCharts
 import CAllocationCounter
+import CLibXML2Baseline
 import CStateCore
 import Foundation
 import Statechart
@@ -13,6 +14,7 @@ struct LoadMeasurement {
     var totalMillis = 0.0          // SCXMLMachine(contentsOf:): read, parse, validate, compile
     var parseMillis = 0.0          // SCXMLParser.parse(contentsOf:): read, parse, validate
     var compileMillis = 0.0        // SCXMLMachine(document:): chart definition, compile, machine
+    var libxml2Millis = 0.0        // xmlReadMemory on the same bytes (and xmlFreeDoc): the baseline
     var retainedBytes: Int64 = 0   // heap held by one loaded SCXMLMachine
     var peakBytes: Int64 = 0       // highest heap growth while loading
     var tableBytes = 0             // the C tables of the compiled chart
@@ -26,13 +28,30 @@ enum LoadBenchmark {
         return Double(nanoseconds() - start) / 1e6
     }
 
+    /// libxml2 alone: the document parsed into libxml2's own tree from the bytes already in
+    /// memory, with the importer's parser options, then freed. The root is read back.
+    static func libxml2Parse(_ bytes: Data) throws {
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_HUGE.rawValue)
+        let document = bytes.withUnsafeBytes { raw in
+            xmlReadMemory(raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count), "large.scxml", nil, options)
+        }
+        guard let document else { throw BenchError("libxml2 could not parse the large chart") }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document), String(cString: root.pointee.name) == "scxml" else {
+            throw BenchError("libxml2: the large chart's root is not <scxml>")
+        }
+    }
+
     static func run(_ chart: BenchChart, rounds: Int) throws -> LoadMeasurement {
         let url = chart.documentURL
         var result = LoadMeasurement()
-        result.documentBytes = try Data(contentsOf: url).count
-        var totals: [Double] = [], parses: [Double] = [], compiles: [Double] = []
+        let bytes = try Data(contentsOf: url)
+        result.documentBytes = bytes.count
+        var totals: [Double] = [], parses: [Double] = [], compiles: [Double] = [], baselines: [Double] = []
         _ = try SCXMLMachine(contentsOf: url)                     // warm caches and lazy globals
+        try libxml2Parse(bytes)
         for _ in 0..<rounds {
+            baselines.append(try millis { try libxml2Parse(bytes) })
             var document: SCXMLDocument?
             parses.append(try millis { document = try SCXMLParser.parse(contentsOf: url) })
             compiles.append(try millis { _ = try SCXMLMachine(document: document!) })
@@ -41,6 +60,7 @@ enum LoadBenchmark {
         result.totalMillis = median(totals)
         result.parseMillis = median(parses)
         result.compileMillis = median(compiles)
+        result.libxml2Millis = median(baselines)
 
         let before = allocation_counter_heap_in_use()
         allocation_counter_start()
@@ -71,12 +91,14 @@ struct MachineMemory {
     var chart: BenchChart
     var coreBytes = 0              // sc_machine_size with the core's default options
     var swiftCoreBytes = 0         // sc_machine_size with the Swift runtime's options
-    var swiftBytes = 0.0           // heap per started Swift machine, its sc_machine included
+    var swiftBytes = 0.0           // heap per started Swift machine (mallinfo2: chunk headers included), its sc_machine too
     var kind = ""
 }
 
 enum MemoryBenchmark {
     /// Heap growth per object while `count` of them are alive.
+    /// Heap growth per object while `count` of them are alive, in glibc's own statistics
+    /// (mallinfo2, so chunk headers and rounding are counted).
     static func bytesEach(count: Int, _ make: () throws -> AnyObject) rethrows -> Double {
         var keep: [AnyObject] = []
         keep.reserveCapacity(count)

@@ -10,7 +10,9 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
-func nanoseconds() -> UInt64 { bench_now_ns() }
+/// The clock every run is timed with: this thread's CPU time (other processes' share of a busy
+/// machine is not counted), or the monotonic clock with `--wall` (bench_use_wall_clock).
+func nanoseconds() -> UInt64 { bench_run_clock_ns() }
 
 /// Dispatch timings of several runners on one chart, interleaved round by round so that the
 /// machine's noise falls on all of them alike.

@@ -4,20 +4,26 @@
 //   bench-compare profile CHART RUNNER N  dispatch N events with one runner (for callgrind:
 //                                         RUNNER is core, typed or scxml; run twice with
 //                                         different N and subtract to get instructions per event),
-//                                         or load the chart N times (RUNNER load)
+//                                         or load the chart N times (RUNNER load), or parse its
+//                                         bytes with libxml2 alone N times (RUNNER libxml2)
+//   bench-compare million N [FILE]        create and start N typed turnstile machines; time, peak
+//                                         RSS and heap per machine (key/value lines to FILE)
 //   bench-compare [options] [chart ...]   measure and print the table
 //
 // Options:
 //   --rounds N        timed runs per runner and chart (median reported; default 11)
 //   --millis M        length of one timed run (default 20 ms)
 //   --load-rounds N   loads of the large chart (default 9)
-//   --c-results FILE  key/value results of the C program (Benchmarks/C), merged into the table
+//   --c-results FILE  key/value results of the C program (Benchmarks/C) or of `million`, merged
+//                     into the table (repeatable; --results is the same option)
+//   --wall            time runs with the monotonic clock instead of this thread's CPU time
 //
 // Runs are interleaved: each round times every runner of a chart once, in rotating order, so
 // noise from other processes falls on all of them alike; the C core runs in this process as the
 // reference for the Swift ratios.
 import BenchCharts
 import CAllocationCounter
+import CBenchHost
 import Foundation
 import StatechartSCXML
 
@@ -25,7 +31,8 @@ struct Options {
     var rounds = 11
     var millis = 20.0
     var loadRounds = 9
-    var cResults: String?
+    var cResults: [String] = []
+    var wallClock = false
     var charts: [BenchChart] = []
 }
 
@@ -41,7 +48,8 @@ func parseOptions(_ arguments: [String]) throws -> Options {
         case "--rounds": options.rounds = Int(try value(argument)) ?? options.rounds
         case "--millis": options.millis = Double(try value(argument)) ?? options.millis
         case "--load-rounds": options.loadRounds = Int(try value(argument)) ?? options.loadRounds
-        case "--c-results": options.cResults = try value(argument)
+        case "--c-results", "--results": options.cResults.append(try value(argument))
+        case "--wall": options.wallClock = true
         default:
             guard let chart = BenchChart(rawValue: argument) else {
                 throw BenchError("unknown argument '\(argument)'; charts: \(BenchChart.allCases.map(\.rawValue).joined(separator: " "))")
@@ -58,12 +66,14 @@ func codegen(_ path: String) throws {
     try BenchChartsSource.source(for: charts).write(toFile: path, atomically: true, encoding: .utf8)
 }
 
-func readCResults(_ path: String?) -> [String: String] {
-    guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+func readCResults(_ paths: [String]) -> [String: String] {
     var result: [String: String] = [:]
-    for line in text.split(separator: "\n") {
-        let parts = line.split(separator: "\t", maxSplits: 1)
-        if parts.count == 2 { result[String(parts[0])] = String(parts[1]) }
+    for path in paths {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            if parts.count == 2 { result[String(parts[0])] = String(parts[1]) }
+        }
     }
     return result
 }
@@ -78,11 +88,13 @@ func startIdleThread() {
 }
 
 func run(_ options: Options) throws {
+    bench_use_wall_clock(options.wallClock)
     var report = Report(options: options, c: readCResults(options.cResults))
     for chart in options.charts where BenchChart.dispatched.contains(chart) {
         FileHandle.standardError.write("dispatching \(chart.rawValue)...\n".data(using: .utf8)!)
         var runners = [try Runner.core(try CoreChart(chart)), try Runner.typed(chart), try Runner.scxml(chart)]
         if chart == .turnstile { runners.append(try HandWrittenTurnstile.runner()) }
+        if chart == .hierarchical { runners.append(try HandWrittenHierarchical.runner()) }
         report.dispatch[chart] = try Measure.dispatch(runners, chart: chart, period: try chart.period(),
                                                       rounds: options.rounds, millis: options.millis)
     }
@@ -115,6 +127,10 @@ do {
     if arguments.first == "profile", arguments.count == 4, arguments[2] == "load",
        let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) {
         for _ in 0..<count { _ = try SCXMLMachine(contentsOf: chart.documentURL) }
+    } else if arguments.first == "profile", arguments.count == 4, arguments[2] == "libxml2",
+              let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) {
+        let bytes = try Data(contentsOf: chart.documentURL)
+        for _ in 0..<count { try LoadBenchmark.libxml2Parse(bytes) }
     } else if arguments.first == "profile" {
         guard arguments.count == 4, let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) else {
             throw BenchError("usage: bench-compare profile CHART core|typed|scxml|load COUNT")
@@ -128,6 +144,14 @@ do {
         }
         try runner.dispatch(count)
         print(runner.configuration())
+    } else if arguments.first == "million" {
+        guard (2...3).contains(arguments.count), let count = Int(arguments[1]), count > 0 else {
+            throw BenchError("usage: bench-compare million COUNT [FILE]")
+        }
+        let result = try MillionMachines.run(count: count)
+        let lines = MillionMachines.tsv(result)
+        if arguments.count == 3 { try lines.write(toFile: arguments[2], atomically: true, encoding: .utf8) }
+        print(lines, terminator: "")
     } else if arguments.first == "codegen" {
         guard arguments.count == 2 else { throw BenchError("usage: bench-compare codegen FILE.c") }
         try codegen(arguments[1])

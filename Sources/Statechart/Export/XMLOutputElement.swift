@@ -84,26 +84,13 @@ package struct XMLOutputElement: Sendable {
 
     /// Attribute values: markup characters escaped, and tab, line feed and carriage return as
     /// character references, which survive the parser's attribute-value normalization.
-    package static func escapeAttribute(_ value: String) -> String {
-        var result = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\t": result += "&#9;"
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    package static func escapeAttribute(_ value: String) -> String { escape(value, attribute: true) }
 
     /// Character data: `&`, `<`, `>` escaped, and a carriage return as a reference (a parser
     /// turns a literal one into a line feed).
-    package static func escapeText(_ text: String) -> String {
+    package static func escapeText(_ text: String) -> String { escape(text, attribute: false) }
+
+    private static func escape(_ text: String, attribute: Bool) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -111,6 +98,9 @@ package struct XMLOutputElement: Sendable {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\r": result += "&#13;"
+            case "\"" where attribute: result += "&quot;"
+            case "\t" where attribute: result += "&#9;"
+            case "\n" where attribute: result += "&#10;"
             default: result.unicodeScalars.append(scalar)
             }
         }

@@ -57,6 +57,14 @@ public final class NullDatamodel: SCXMLDatamodel {
         func source(_ value: SCXMLValueSource?, _ location: SCXMLSourceLocation, _ element: String, _ attribute: String) {
             if case .expression(let text)? = value { expression(text, location, element, attribute + "expr") }
         }
+        // The parts of a <send> and an <invoke> that read or write data.
+        func dataParts(_ id: SCXMLIDSource?, _ namelist: [String], _ params: [SCXMLParam], _ content: SCXMLContent?,
+                       _ location: SCXMLSourceLocation, _ element: String) {
+            if case .location? = id { reject(location, element, "idlocation") }
+            if !namelist.isEmpty { reject(location, element, "namelist") }
+            if !params.isEmpty { reject(location, element, "<param>") }
+            if case .expression? = content?.value { reject(location, "content", "<content expr>") }
+        }
         SCXMLDocumentWalker.visit(document) { item in
             switch item {
             case .data(let data):
@@ -83,10 +91,7 @@ public final class NullDatamodel: SCXMLDatamodel {
                     source(node.target, node.sourceLocation, "send", "target")
                     source(node.type, node.sourceLocation, "send", "type")
                     source(node.delay, node.sourceLocation, "send", "delay")
-                    if case .location? = node.id { reject(node.sourceLocation, "send", "idlocation") }
-                    if !node.namelist.isEmpty { reject(node.sourceLocation, "send", "namelist") }
-                    if !node.params.isEmpty { reject(node.sourceLocation, "send", "<param>") }
-                    if case .expression? = node.content?.value { reject(node.sourceLocation, "content", "<content expr>") }
+                    dataParts(node.id, node.namelist, node.params, node.content, node.sourceLocation, "send")
                 case .raise, .if: break
                 }
             case .doneData(let done):
@@ -97,10 +102,7 @@ public final class NullDatamodel: SCXMLDatamodel {
                 // expressions: only the parts that read or write data are refused.
                 source(invoke.type, invoke.sourceLocation, "invoke", "type")
                 source(invoke.src, invoke.sourceLocation, "invoke", "src")
-                if case .location? = invoke.id { reject(invoke.sourceLocation, "invoke", "idlocation") }
-                if !invoke.namelist.isEmpty { reject(invoke.sourceLocation, "invoke", "namelist") }
-                if !invoke.params.isEmpty { reject(invoke.sourceLocation, "invoke", "<param>") }
-                if case .expression? = invoke.content?.value { reject(invoke.sourceLocation, "content", "<content expr>") }
+                dataParts(invoke.id, invoke.namelist, invoke.params, invoke.content, invoke.sourceLocation, "invoke")
             }
         }
         return problems

@@ -15,6 +15,7 @@
 
 #include "sc_core.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -98,6 +99,15 @@ uint32_t bench_table_run_calling(bench_table *table, const uint32_t *columns, ui
 
 /** Monotonic clock in nanoseconds. */
 uint64_t bench_now_ns(void);
+
+/** This thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID): time the scheduler gives to
+ *  other processes on a shared machine is not counted against the loop being timed. */
+uint64_t bench_thread_cpu_ns(void);
+
+/** The clock runs are timed with: bench_thread_cpu_ns, or bench_now_ns after
+ *  bench_use_wall_clock(true) (the tools' `--wall` option). */
+uint64_t bench_run_clock_ns(void);
+void bench_use_wall_clock(bool wall);
 
 #ifdef __cplusplus
 }
