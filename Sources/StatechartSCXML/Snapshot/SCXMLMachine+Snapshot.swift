@@ -13,7 +13,7 @@ extension SCXMLMachine {
     /// - Throws: ``SCXMLSnapshotError/unrepresentableValue(variable:path:reason:)`` for a
     ///   variable JSON cannot hold (a function, a cycle...),
     ///   ``SCXMLSnapshotError/invocationActive(state:invokeID:)`` while a state with an
-    ///   `<invoke>` is active, ``SnapshotError`` from the machine (not started, or called from
+    ///   `<invoke>` is active, `SnapshotError` from the machine (not started, or called from
     ///   the machine's own callbacks).
     /// - Complexity: O(document size + states + queued events + the datamodel's data).
     public func snapshot() throws -> SCXMLSnapshot {
@@ -67,7 +67,7 @@ extension SCXMLMachine {
     /// `<cancel>` still finds them.
     ///
     /// - Throws: ``SCXMLSnapshotError`` for another document, datamodel or format version, or
-    ///   a started machine; ``SnapshotError`` when the configuration does not fit the chart.
+    ///   a started machine; `SnapshotError` when the configuration does not fit the chart.
     ///   On error the machine has not been started and can be started or restored again.
     public func restore(_ snapshot: SCXMLSnapshot) throws {
         guard snapshot.version == SCXMLSnapshot.currentVersion else {

@@ -11,7 +11,7 @@ import Statechart
 /// try restored.send("next")
 /// ```
 ///
-/// It holds the ``MachineSnapshot`` of the underlying ``Machine`` (configuration, history,
+/// It holds the `MachineSnapshot` of the underlying `Machine` (configuration, history,
 /// internal queue, pending delayed sends with their time left and `sendid`), the events waiting
 /// in the session's mailbox, the datamodel's variables, and the session's counters (generated
 /// `sendid`s and invoke ids continue where they were; late-bound `<data>` is not
