@@ -32,6 +32,9 @@ extension StateMachine {
     public func snapshot<Value: Sendable>(context type: Value.Type) throws -> ContextSnapshot<Value> {
         // Updates run inside macrosteps and bump the version: if it did not move across the
         // capture, the value read is the one that went with the captured configuration.
+        guard let extendedState else {
+            throw SnapshotError.contextMismatch(expected: String(reflecting: Value.self), found: "no context")
+        }
         while true {
             let before = extendedState.read().version
             let machine = try snapshot()
@@ -51,6 +54,9 @@ extension StateMachine {
     /// try machine.restore(snapshot)
     /// ```
     public func restore<Value: Sendable>(_ snapshot: ContextSnapshot<Value>) throws {
+        guard let extendedState else {
+            throw SnapshotError.contextMismatch(expected: String(reflecting: Value.self), found: "no context")
+        }
         try restore(snapshot.machine)
         extendedState.write(snapshot.context)
     }

@@ -26,7 +26,7 @@ extension StateMachine {
     /// let attempts = machine.context(as: Login.self)?.attempts
     /// ```
     public func context<Value: Sendable>(as type: Value.Type = Value.self) -> Value? {
-        extendedState.read().value as? Value
+        extendedState?.read().value as? Value
     }
 }
 
@@ -37,7 +37,7 @@ extension StateMachine.Context {
     /// On(.retry, to: .loading, guard: { ctx in (ctx.context(as: Login.self)?.attempts ?? 0) < 3 })
     /// ```
     public func context<Value: Sendable>(as type: Value.Type = Value.self) -> Value? {
-        owner.extendedState.read().value as? Value
+        owner.extendedState?.read().value as? Value
     }
 
     /// Updates the machine's context in place. The update is part of the running macrostep:
@@ -49,7 +49,9 @@ extension StateMachine.Context {
     /// - Precondition: the machine's context is a `Value` (the value given to its initializer
     ///   fixes the type); anything else is a programming error, reported with both types.
     public func updateContext<Value: Sendable>(_ type: Value.Type = Value.self, _ update: (inout Value) -> Void) {
-        let storage = owner.extendedState
+        guard let storage = owner.extendedState else {
+            preconditionFailure("updateContext(\(String(reflecting: Value.self)).self): the machine was made without a context; pass context: to its initializer")
+        }
         if !storage.update(Value.self, update) {
             let actual = storage.read().value.map { String(reflecting: Swift.type(of: $0)) } ?? "no context"
             preconditionFailure("updateContext(\(String(reflecting: Value.self)).self): the machine's context is \(actual)")
@@ -58,11 +60,17 @@ extension StateMachine.Context {
 
     /// Replaces the machine's context.
     ///
+    /// - Precondition: the machine was made with a context (any value of the `context:`
+    ///   parameter of its initializer).
+    ///
     /// ```swift
     /// On(.signedOut, to: .form) { ctx in ctx.setContext(Login()) }
     /// ```
     public func setContext(_ value: any Sendable) {
-        owner.extendedState.write(value)
+        guard let storage = owner.extendedState else {
+            preconditionFailure("setContext: the machine was made without a context; pass context: to its initializer")
+        }
+        storage.write(value)
     }
 
     /// The typed machine running this action; the context is checked to be live first.

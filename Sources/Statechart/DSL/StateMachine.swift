@@ -32,8 +32,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     @usableFromInline let maps: TypedChartMaps<State, Event>
     /// The tasks of this machine's ``Invoke``s; `nil` when the chart has none.
     let invocationRuns: InvocationRuns?
-    /// The machine's context value (see ``context(as:)``).
-    let extendedState: ExtendedState
+    /// The machine's context value (see ``context(as:)``); `nil` for a machine made without
+    /// one, which then carries no storage for it.
+    let extendedState: ExtendedState?
 
     /// A machine for `chart`; call ``start()`` to enter the initial configuration.
     ///
@@ -46,7 +47,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     public init(_ chart: TypedChart<State, Event>, options: MachineOptions = MachineOptions(),
                 clock: any MachineClock = SystemClock.shared, context: (any Sendable)? = nil) {
         self.chart = chart
-        self.extendedState = ExtendedState(context)
+        self.extendedState = context.map { ExtendedState($0) }
         self.invocationRuns = chart.hasInvocations ? InvocationRuns() : nil
         self.machine = Machine(chart.compiled, options: options, clock: clock)
         self.eventKeys = chart.eventKeys

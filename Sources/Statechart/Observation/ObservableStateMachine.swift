@@ -33,12 +33,12 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Cha
         self.machine = machine
         let token = machine.onStateChange { [weak self] _, _ in self?.configurationChanged() }
         stateObserver.withLock { $0 = token }
-        machine.extendedState.setObserver { [weak self] in self?.contextChanged() }
+        machine.extendedState?.setObserver { [weak self] in self?.contextChanged() }
     }
 
     deinit {
         if let token = stateObserver.withLock({ $0 }) { machine.removeObserver(token) }
-        machine.extendedState.setObserver(nil)
+        machine.extendedState?.setObserver(nil)
     }
 
     /// The active atomic states; see ``StateMachine/configuration``.

@@ -92,4 +92,14 @@ final class ContextTests: XCTestCase {
                            .contextMismatch(expected: String(reflecting: Tally.self), found: "Swift.Int"))
         }
     }
+
+    func testAMachineMadeWithoutAContextHasNoneToReadOrSnapshot() throws {
+        let machine = try StateMachine<S, E>(clock: TestClock()) { StateNode(.idle) }
+        try machine.start()
+        XCTAssertNil(machine.context(as: Tally.self))
+        XCTAssertThrowsError(try machine.snapshot(context: Tally.self)) { error in
+            XCTAssertEqual(error as? SnapshotError,
+                           .contextMismatch(expected: String(reflecting: Tally.self), found: "no context"))
+        }
+    }
 }
