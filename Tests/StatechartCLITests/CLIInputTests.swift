@@ -116,7 +116,9 @@ final class CLIInputTests: XCTestCase {
         XCTAssertEqual(result.stderr, "\(file): error: the timeout of 1 seconds passed while a macrostep was running; it was stopped between two microsteps in [b]\n")
     }
 
-    func testSrcFilesStayInsideTheDocumentsFolderUnlessAllowed() throws {
+    /// `secret.txt` in the test folder, and `charts/reader.scxml`, which ends in `read` when its
+    /// `<data src="../secret.txt">` could be read and in `refused` when it could not.
+    private func writeSecretReader() throws -> String {
         _ = try write("secret.txt", "SECRET-CONTENTS")
         let file = try write("charts/reader.scxml", """
             <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="s">
@@ -128,6 +130,11 @@ final class CLIInputTests: XCTestCase {
               <final id="read"/><final id="refused"/>
             </scxml>
             """)
+        return file
+    }
+
+    func testSrcFilesStayInsideTheDocumentsFolderUnlessAllowed() throws {
+        let file = try writeSecretReader()
         let refused = try CLI.run(["run", file, "--timeout", "5"])
         XCTAssertEqual(refused.status, 0, refused.stderr)
         XCTAssertEqual(refused.lines, [#"{"finished": true, "configuration": ["refused"]}"#])
@@ -159,17 +166,7 @@ final class CLIInputTests: XCTestCase {
     /// `trace` takes `--allow-dir` as `run` and `validate` do (before, only the document's
     /// own folder could be read from, whatever was asked).
     func testTraceReadsSrcFilesOnlyFromTheAllowedFolder() throws {
-        _ = try write("secret.txt", "SECRET-CONTENTS")
-        let file = try write("charts/reader.scxml", """
-            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="s">
-              <datamodel><data id="d" src="../secret.txt"/></datamodel>
-              <state id="s">
-                <transition cond="d === 'SECRET-CONTENTS'" target="read"/>
-                <transition event="error.execution" target="refused"/>
-              </state>
-              <final id="read"/><final id="refused"/>
-            </scxml>
-            """)
+        let file = try writeSecretReader()
         let refused = try CLI.run(["trace", file])
         XCTAssertEqual(refused.lines, [#"{"event": null, "configuration": ["refused"]}"#])
         let allowed = try CLI.run(["trace", file, "--allow-dir", folder.path])
