@@ -92,7 +92,8 @@ func run(_ options: Options) throws {
     var report = Report(options: options, c: readCResults(options.cResults))
     for chart in options.charts where BenchChart.dispatched.contains(chart) {
         FileHandle.standardError.write("dispatching \(chart.rawValue)...\n".data(using: .utf8)!)
-        var runners = [try Runner.core(try CoreChart(chart)), try Runner.typed(chart), try Runner.scxml(chart)]
+        var runners = [try Runner.core(try CoreChart(chart)), try Runner.typed(chart), try Runner.scxml(chart),
+                       try Runner.scxmlByName(chart)]
         if chart == .turnstile { runners.append(try HandWrittenTurnstile.runner()) }
         if chart == .hierarchical { runners.append(try HandWrittenHierarchical.runner()) }
         report.dispatch[chart] = try Measure.dispatch(runners, chart: chart, period: try chart.period(),
@@ -133,14 +134,15 @@ do {
         for _ in 0..<count { try LoadBenchmark.libxml2Parse(bytes) }
     } else if arguments.first == "profile" {
         guard arguments.count == 4, let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) else {
-            throw BenchError("usage: bench-compare profile CHART core|typed|scxml|load COUNT")
+            throw BenchError("usage: bench-compare profile CHART core|typed|scxml|scxml-names|load|libxml2 COUNT")
         }
         let runner: Runner
         switch arguments[2] {
         case "core": runner = try Runner.core(CoreChart(chart))
         case "typed": runner = try Runner.typed(chart)
         case "scxml": runner = try Runner.scxml(chart)
-        default: throw BenchError("runner must be core, typed or scxml")
+        case "scxml-names": runner = try Runner.scxmlByName(chart)
+        default: throw BenchError("runner must be core, typed, scxml or scxml-names")
         }
         try runner.dispatch(count)
         print(runner.configuration())
