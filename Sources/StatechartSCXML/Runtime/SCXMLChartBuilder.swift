@@ -7,12 +7,16 @@ struct SCXMLChartBuilder {
     private let lateBinding: Bool
     /// The ids of the top-level states.
     private let topLevelIDs: Set<String>
+    /// Whether `In()` conditions become state tests (the null datamodel's conditions only).
+    private let compilesStateTests: Bool
 
-    init(session: SCXMLSession) {
+    /// A builder for `session`'s document, run by a `datamodel`.
+    init(session: SCXMLSession, datamodel: any SCXMLDatamodel.Type) {
         self.session = session
         let document = session.document
         lateBinding = document.binding == .late
         topLevelIDs = Set(document.states.map(\.id))
+        compilesStateTests = datamodel == NullDatamodel.self && session.options.compilesStateTests
     }
 
     func chart() -> ChartDefinition {
@@ -116,7 +120,14 @@ struct SCXMLChartBuilder {
         let session = self.session
         var condition: Guard?
         if let cond = t.pointee.cond {
-            condition = { ctx in session.condition(cond, ctx: ctx) }
+            if compilesStateTests, let test = NullExpression(cond)?.staticCondition.flatMap(StateTestCondition.init) {
+                // Resolved once the chart is compiled (SCXMLMachine.init); the null datamodel
+                // has no `_event` to keep current, so nothing else happens per evaluation.
+                session.stateTests.append(test)
+                condition = { _ in test.evaluate { session.isActive(stateIndex: $0) } }
+            } else {
+                condition = { ctx in session.condition(cond, ctx: ctx) }
+            }
         }
         var actions: [Action] = []
         if !t.pointee.actions.isEmpty {
