@@ -78,13 +78,9 @@ struct SCXMLChartBuilder {
             entry.append { ctx in session.initializeLateData(of: s, ctx: ctx) }
         }
         // Each <onentry>/<onexit> element is its own block: an error stops only that block.
-        for block in s.onEntry {
-            entry.append { ctx in session.run(block.actions, ctx: ctx, origin: .onEntry(s.id)) }
-        }
+        for block in s.onEntry { entry.append(action(block.actions, origin: .onEntry(s.id))) }
         definition.onEntry = entry
-        for block in s.onExit {
-            definition.onExit.append { ctx in session.run(block.actions, ctx: ctx, origin: .onExit(s.id)) }
-        }
+        for block in s.onExit { definition.onExit.append(action(block.actions, origin: .onExit(s.id))) }
         if s.kind == .final && topLevelIDs.contains(s.id) {
             // exitInterpreter: a top-level final's done data goes to the invoking session.
             definition.onExit.append { ctx in session.returnDoneEvent(from: s, ctx: ctx) }
@@ -112,6 +108,33 @@ struct SCXMLChartBuilder {
         return definition
     }
 
+    /// One block of executable content as an action. A block of `<log>`s without `expr` calls
+    /// the log hook with each label directly: nothing in it reads the datamodel or can fail, so
+    /// the interpreter's per-block work (error handling, the content's origin for the outgoing
+    /// hook, the switch over each element) has nothing to do, and the labels are the closure's
+    /// own (no reference counting per call).
+    private func action(_ block: [SCXMLExecutable], origin: SCXMLOutgoingEvent.Origin?) -> Action {
+        let session = self.session
+        var labels: [String?] = []
+        for item in block {
+            guard case .log(let log) = item, log.expr == nil else {
+                return { ctx in session.run(block, ctx: ctx, origin: origin) }
+            }
+            labels.append(log.label)
+        }
+        if labels.count == 1, let label = labels.first {
+            return { ctx in
+                session.rememberEvent(ctx)
+                session.log(label, "")
+            }
+        }
+        let all = labels
+        return { ctx in
+            session.rememberEvent(ctx)
+            for label in all { session.log(label, "") }
+        }
+    }
+
     private func transition(copy t: SCXMLTransition) -> TransitionDefinition {
         withUnsafePointer(to: t) { transition($0) }
     }
@@ -130,10 +153,7 @@ struct SCXMLChartBuilder {
             }
         }
         var actions: [Action] = []
-        if !t.pointee.actions.isEmpty {
-            let content = t.pointee.actions
-            actions = [{ ctx in session.run(content, ctx: ctx) }]
-        }
+        if !t.pointee.actions.isEmpty { actions = [action(t.pointee.actions, origin: nil)] }
         // ".*" is the schema's other spelling of "*" (the IRP tests 311 and 312 use it). The
         // document's arrays are used as they are otherwise (shared, not copied).
         var events = t.pointee.events
