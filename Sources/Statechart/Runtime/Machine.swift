@@ -32,6 +32,10 @@ public struct MachineOptions: Sendable {
     /// chart that sends two per entry grows its queue without end. Default 10,000.
     public var maximumQueuedEventsPerSend: Int = 10_000
 
+    /// The core runs the whole SCXML algorithm for every event, never a recorded plan
+    /// (`SC_MACHINE_NO_PLANS`): the reference the differential tests compare fast paths with.
+    var runsFullAlgorithm = false
+
     /// Options with the given bounds; the defaults suit almost every chart.
     public init(internalQueueCapacity: Int = 16, maximumStepsPerMacrostep: Int = 100_000) {
         self.internalQueueCapacity = internalQueueCapacity

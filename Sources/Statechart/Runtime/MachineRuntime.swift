@@ -88,8 +88,12 @@ final class MachineRuntime {
     /// the thread that holds the confined machine.
     @exclusivity(unchecked) var ownerHandedOut = false
 
+    /// ``MachineOptions/runsFullAlgorithm``: no direct dispatch either, so the reference the
+    /// differential tests compare with shares none of the send path's shortcuts.
+    let runsFullAlgorithm: Bool
+
     private func updateDispatchesDirectly() {
-        dispatchesDirectly = started && externalEventGate == nil && !wantsUnhandled
+        dispatchesDirectly = started && externalEventGate == nil && !wantsUnhandled && !runsFullAlgorithm
     }
 
     /// After a direct dispatch that returned `status`: whether the macrostep is complete with
@@ -162,6 +166,7 @@ final class MachineRuntime {
         self.chart = chart
         self.gate = gate
         self.maximumSteps = options.maximumStepsPerMacrostep
+        self.runsFullAlgorithm = options.runsFullAlgorithm
         self.maximumQueuedEvents = max(options.maximumQueuedEventsPerSend, 0)
         let limit = min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max))
         self.maximumInternalQueueLength = limit
