@@ -200,7 +200,8 @@ final class MachineRuntime {
         // (which grows), and never dispatches from inside a callback.
         var coreOptions = sc_options(internal_queue_capacity: UInt32(internalQueueSlots),
                                      external_queue_capacity: SC_QUEUE_NONE,
-                                     max_steps: UInt32(options.maximumStepsPerMacrostep))
+                                     max_steps: UInt32(options.maximumStepsPerMacrostep),
+                                     flags: 0)
         core = sc_machine_create(chart.chartPointer, &host, &coreOptions)
         precondition(core != nil, "CStateCore rejected tables CompiledChart had checked")
         self.host = host
