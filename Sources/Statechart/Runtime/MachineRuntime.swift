@@ -201,7 +201,7 @@ final class MachineRuntime {
         var coreOptions = sc_options(internal_queue_capacity: UInt32(internalQueueSlots),
                                      external_queue_capacity: SC_QUEUE_NONE,
                                      max_steps: UInt32(options.maximumStepsPerMacrostep),
-                                     flags: 0)
+                                     flags: options.runsFullAlgorithm ? SC_MACHINE_NO_PLANS : 0)
         core = sc_machine_create(chart.chartPointer, &host, &coreOptions)
         precondition(core != nil, "CStateCore rejected tables CompiledChart had checked")
         self.host = host
