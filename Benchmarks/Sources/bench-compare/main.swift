@@ -2,7 +2,8 @@
 //
 //   bench-compare codegen FILE.c          write the charts as C tables for Benchmarks/C
 //   bench-compare profile CHART RUNNER N  dispatch N events with one runner (for callgrind:
-//                                         RUNNER is core, typed or scxml; run twice with
+//                                         RUNNER is core, typed, confined, scxml (event
+//                                         handles) or scxml-names (by name); run twice with
 //                                         different N and subtract to get instructions per event),
 //                                         or load the chart N times (RUNNER load), or parse its
 //                                         bytes with libxml2 alone N times (RUNNER libxml2)
@@ -134,15 +135,16 @@ do {
         for _ in 0..<count { try LoadBenchmark.libxml2Parse(bytes) }
     } else if arguments.first == "profile" {
         guard arguments.count == 4, let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) else {
-            throw BenchError("usage: bench-compare profile CHART core|typed|scxml|scxml-names|load|libxml2 COUNT")
+            throw BenchError("usage: bench-compare profile CHART core|typed|confined|scxml|scxml-names|load|libxml2 COUNT")
         }
         let runner: Runner
         switch arguments[2] {
         case "core": runner = try Runner.core(CoreChart(chart))
         case "typed": runner = try Runner.typed(chart)
+        case "confined": runner = try Runner.confined(chart)
         case "scxml": runner = try Runner.scxml(chart)
         case "scxml-names": runner = try Runner.scxmlByName(chart)
-        default: throw BenchError("runner must be core, typed, scxml or scxml-names")
+        default: throw BenchError("runner must be core, typed, confined, scxml or scxml-names")
         }
         try runner.dispatch(count)
         print(runner.configuration())
