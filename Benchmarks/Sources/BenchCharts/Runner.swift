@@ -87,19 +87,91 @@ extension Runner {
     }
 }
 
+// MARK: - Swift confined machine
+
+extension Runner {
+    /// A ``LocalStateMachine`` (not `Sendable`: its sends take no lock) of the typed chart.
+    public static func confined(_ chart: BenchChart) throws -> Runner {
+        let names = try chart.events()
+        switch chart {
+        case .turnstile:
+            return try confined(turnstileChart(), names, counters: nil)
+        case .hierarchical:
+            return try confined(hierarchicalChart(), names, counters: nil)
+        case .deep:
+            return try confined(deepChart(), names, counters: nil)
+        case .wide:
+            return try confined(wideChart(), names, counters: nil)
+        case .guarded:
+            let counters = CallCounters()
+            return try confined(guardedChart(counting: counters), names, counters: counters)
+        case .large:
+            throw BenchError("the large chart has no typed version")
+        }
+    }
+
+    /// Specialised like ``typed(_:_:counters:)``.
+    static func confined<S, E: RawRepresentable<String>>(_ chart: TypedChart<S, E>, _ names: [String],
+                                                         counters: CallCounters?) throws -> Runner {
+        let machine = LocalStateMachine(chart)
+        try machine.start()
+        let sequence: [E] = try names.map {
+            guard let event = E(rawValue: $0) else { throw BenchError("\(chart.name): no event '\($0)'") }
+            return event
+        }
+        var position = 0
+        return Runner(
+            label: "Swift confined",
+            dispatch: { count in
+                var j = position
+                for _ in 0..<count {
+                    try machine.send(sequence[j])
+                    j += 1
+                    if j == sequence.count { j = 0 }
+                }
+                position = j
+            },
+            configuration: { machine.configuration.map { "\($0)" }.sorted() },
+            counts: { (counters?.guards, counters?.actions) },
+            resetCounts: {
+                counters?.guards = 0
+                counters?.actions = 0
+            })
+    }
+}
+
 // MARK: - SCXML
 
 extension Runner {
-    /// An ``SCXMLMachine`` loaded from the chart's document, sent the events by name.
+    /// An ``SCXMLMachine`` loaded from the chart's document, sent the events as handles resolved
+    /// once (`machine.event("coin")`), the way a loop that sends the same few events is written.
     public static func scxml(_ chart: BenchChart) throws -> Runner {
-        let names = try chart.events()
-        let machine = try SCXMLMachine(contentsOf: chart.documentURL)
-        let logs = CallCounters()
-        machine.onLog { _, _ in logs.actions += 1 }
-        try machine.start()
+        let (machine, names, logs) = try startedSCXML(chart)
+        let handles = try names.map { try machine.event($0) }
         var position = 0
         return Runner(
             label: "SCXML",
+            dispatch: { count in
+                var j = position
+                for _ in 0..<count {
+                    try machine.send(handles[j])
+                    j += 1
+                    if j == handles.count { j = 0 }
+                }
+                position = j
+            },
+            configuration: { machine.configuration.sorted() },
+            counts: { (nil, logs.actions) },
+            resetCounts: { logs.actions = 0 })
+    }
+
+    /// The same machine sent the events by name (`machine.send("coin")`): each send looks the
+    /// name up in the chart's event table.
+    public static func scxmlByName(_ chart: BenchChart) throws -> Runner {
+        let (machine, names, logs) = try startedSCXML(chart)
+        var position = 0
+        return Runner(
+            label: "SCXML, by name",
             dispatch: { count in
                 var j = position
                 for _ in 0..<count {
@@ -112,6 +184,17 @@ extension Runner {
             configuration: { machine.configuration.sorted() },
             counts: { (nil, logs.actions) },
             resetCounts: { logs.actions = 0 })
+    }
+
+    /// A started machine of the chart's document, its event cycle, and its `<log>`s counted
+    /// (the chart's actions).
+    static func startedSCXML(_ chart: BenchChart) throws -> (SCXMLMachine, [String], CallCounters) {
+        let names = try chart.events()
+        let machine = try SCXMLMachine(contentsOf: chart.documentURL)
+        let logs = CallCounters()
+        machine.onLog { _, _ in logs.actions += 1 }
+        try machine.start()
+        return (machine, names, logs)
     }
 }
 
