@@ -78,6 +78,8 @@ struct ChartCompiler {
             for index in states.indices { add(states.baseAddress! + index, parent: 0) }
         }
         nodes[0].lastDescendant = nodes.count - 1
+        // Target lists are shared by the transitions naming the same states: about one per state.
+        targetMemo = StorageMemo(capacity: nodes.count)
     }
 
     private static func count(_ states: [StateDefinition]) -> Int {
@@ -113,11 +115,11 @@ struct ChartCompiler {
         let id = pointer.pointee.id
         if id.isEmpty {
             fail(.emptyID, me, "state has an empty id; give every state a unique, non-empty id")
-        } else if let first = index[id] {
+        } else if let first = index.updateValue(me, forKey: id) {
+            // One hash per id: stored at once, and the first state put back on a duplicate.
+            index[id] = first
             let other = nodes[first].definition.location.map { " (first defined at \($0))" } ?? ""
             fail(.duplicateID, me, "duplicate state id '\(id)'\(other); state ids must be unique")
-        } else {
-            index[id] = me
         }
         if nodes[me].depth > Self.maximumDepth {
             fail(.tooDeep, me, "states are nested more than \(Self.maximumDepth) levels deep")
@@ -432,12 +434,21 @@ struct ChartCompiler {
     }
 }
 
-/// Results computed for an array, found again by the array's storage (compared for equality, so a
-/// storage address reused by another array cannot give a wrong answer).
-struct StorageMemo<Element: Equatable> {
+/// Results computed for an array, found again by the array's storage. The memo keeps every
+/// array it was given, so a storage address it knows cannot be freed and reused by another
+/// array while it lives: the address alone identifies the array (arrays sharing a storage are
+/// equal).
+struct StorageMemo<Element> {
     /// Entries by their array's storage address (`HashIndex`, the address being its own hash).
-    private var index = HashIndex()
-    private var entries: [(array: [Element], range: Range<Int>)] = []
+    private var index: HashIndex
+    private var ranges: [Range<Int>] = []
+    /// The arrays, kept alive (see above); never read.
+    private var arrays: [[Element]] = []
+
+    /// A memo with room for `capacity` arrays before its index grows.
+    init(capacity: Int = 8) {
+        index = HashIndex(capacity: capacity)
+    }
 
     @inline(__always)
     private static func key(_ array: [Element]) -> UInt64? {
@@ -448,18 +459,18 @@ struct StorageMemo<Element: Equatable> {
     /// The range stored for `array`, if any.
     func find(_ array: [Element]) -> Range<Int>? {
         guard let key = Self.key(array), let entry = index.find(key, where: { _ in true }) else { return nil }
-        let stored = entries[entry]
-        return stored.array == array ? stored.range : nil
+        return ranges[entry]
     }
 
     /// Stores `range` for `array` (replacing an entry for the same storage).
     mutating func insert(_ array: [Element], _ range: Range<Int>) {
         guard let key = Self.key(array) else { return }
         if let entry = index.find(key, where: { _ in true }) {
-            entries[entry] = (array, range)
+            ranges[entry] = range
         } else {
-            index.insert(key, entry: entries.count)
-            entries.append((array, range))
+            index.insert(key, entry: ranges.count)
+            ranges.append(range)
+            arrays.append(array)
         }
     }
 }

@@ -16,10 +16,18 @@ struct TokenCache {
     }
 
     /// Entries by the hash of their bytes (`HashIndex`).
-    private var index = HashIndex(capacity: 128)
+    private var index: HashIndex
     private var entries: [Entry] = []
     private var arrays: [[String]] = []
     private var keyBytes: [UInt8] = []
+
+    /// A cache with room for about `capacity` distinct tokens before it grows.
+    init(capacity: Int) {
+        index = HashIndex(capacity: capacity)
+        entries.reserveCapacity(capacity)
+        arrays.reserveCapacity(capacity)
+        keyBytes.reserveCapacity(capacity * 8)
+    }
 
     /// The entry for the one token `base[0..<count]`, made on first use.
     mutating func entry(_ base: UnsafePointer<UInt8>, count: Int) -> Int {
