@@ -87,6 +87,7 @@ struct sc_machine {
     bool halted;
     bool busy;                  /* inside start/dispatch/run/stop: callbacks are running */
     bool owns_memory;
+    bool no_plans;              /* SC_MACHINE_NO_PLANS: the plan key stays 0, so no plan is used */
     uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
     uint32_t invoke_pending_count;
     uint32_t atomic_active;     /* active atomic states */

@@ -17,14 +17,23 @@
 
 typedef struct sc_layout {
     uint32_t words, history_count, history_words, atomic_count, internal_cap, external_cap, max_steps;
+    uint32_t flags;
     size_t size;
 } sc_layout;
 
 static size_t round_up8(size_t n) { return (n + 7u) & ~(size_t)7u; }
 
-static bool compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l) {
-    if (sc_chart_check(c, NULL) != SC_OK) return false;
+#define SC_MACHINE_KNOWN_FLAGS (SC_MACHINE_TRUSTED_CHART | SC_MACHINE_NO_PLANS)
+
+/* The layout of a machine for chart c with options o: SC_OK, SC_ERR_BAD_ARGUMENT (unknown flags)
+ * or SC_ERR_BAD_CHART. */
+static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l) {
+    uint32_t flags = o ? o->flags : 0;
+    if (flags & ~(uint32_t)SC_MACHINE_KNOWN_FLAGS) return SC_ERR_BAD_ARGUMENT;
+    /* SC_MACHINE_TRUSTED_CHART: the caller has checked this chart (sc_core.h). */
+    if (!(flags & SC_MACHINE_TRUSTED_CHART) && sc_chart_check(c, NULL) != SC_OK) return SC_ERR_BAD_CHART;
     memset(l, 0, sizeof *l);
+    l->flags = flags;
     l->words = (c->state_count + 63u) >> 6;
     uint32_t atomic = 0, parallel_bound = 1;
     for (sc_id s = 0; s < c->state_count; s++) {
@@ -53,17 +62,17 @@ static bool compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l)
     size += round_up8((size_t)l->internal_cap * sizeof(sc_event));
     size += round_up8((size_t)l->external_cap * sizeof(sc_event));
     l->size = size;
-    return true;
+    return SC_OK;
 }
 
 size_t sc_machine_size(const sc_chart *chart, const sc_options *options) {
     sc_layout l;
-    if (!chart || !compute_layout(chart, options, &l)) return 0;
+    if (!chart || compute_layout(chart, options, &l) != SC_OK) return 0;
     return l.size;
 }
 
 /* Lays a machine out in `memory` (checked: at least l->size bytes, 8-aligned) for a chart that
- * passed sc_chart_check as part of computing `l`. */
+ * passed sc_chart_check as part of computing `l` (or that the caller vouches for). */
 static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const sc_host *host, const sc_layout *layout) {
     const sc_layout l = *layout;
     memset(memory, 0, l.size);
@@ -77,6 +86,7 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     m->history_count = l.history_count;
     m->enabled_capacity = l.atomic_count;
     m->max_steps = l.max_steps;
+    m->no_plans = (l.flags & SC_MACHINE_NO_PLANS) != 0;
     uint64_t **bitsets[] = { &m->configuration, &m->entry_set, &m->history_default,
                              &m->invoke_pending, &m->history_recorded };
     for (size_t i = 0; i < sizeof bitsets / sizeof bitsets[0]; i++) {
@@ -106,7 +116,8 @@ sc_status sc_machine_init(sc_machine **out, void *memory, size_t size, const sc_
     if (!out || !memory || !chart || !host) return SC_ERR_BAD_ARGUMENT;
     *out = NULL;
     sc_layout l;
-    if (!compute_layout(chart, options, &l)) return SC_ERR_BAD_CHART;
+    sc_status status = compute_layout(chart, options, &l);
+    if (status != SC_OK) return status;
     if (size < l.size || ((uintptr_t)memory & 7u)) return SC_ERR_NO_MEMORY;
     *out = init_with_layout(memory, chart, host, &l);
     return SC_OK;
@@ -116,7 +127,7 @@ sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const 
     /* One layout, so the chart is checked once (sc_machine_size + sc_machine_init would check
      * it twice). */
     sc_layout l;
-    if (!chart || !host || !compute_layout(chart, options, &l)) return NULL;
+    if (!chart || !host || compute_layout(chart, options, &l) != SC_OK) return NULL;
     void *memory = malloc(l.size);   /* malloc's alignment covers the 8 bytes required */
     if (!memory) return NULL;
     sc_machine *m = init_with_layout(memory, chart, host, &l);

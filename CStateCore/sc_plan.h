@@ -184,7 +184,8 @@ static inline uint64_t sc_plan_digest(const uint64_t *words, uint32_t n) {
 static inline void sc_plan_track(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     uint64_t key;
-    if (m->words == 1) key = m->configuration[0];
+    if (m->no_plans) key = 0;       /* key 0: neither looked up nor recorded */
+    else if (m->words == 1) key = m->configuration[0];
     else if (cache->key_words) key = m->started ? sc_plan_digest(m->configuration, m->words) : 0;
     else key = m->atomic_active == 1 ? m->last_atomic : 0;
     cache->key = key;

@@ -318,7 +318,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     h.raise_on_action = raises;
     sc_host host = { .context = &h, .guard = host_guard, .action = host_action, .entered = host_entered,
                      .exited = host_exited, .invoke = host_invoke };
-    sc_options options = { REF_QUEUE, 0, MAX_STEPS };
+    sc_options options = { REF_QUEUE, 0, MAX_STEPS, 0 };
     sc_machine *m = sc_machine_create(&b->chart, &host, &options);
     if (!m) fuzz_fail(HARNESS, "sc_machine_create failed on a chart sc_chart_check accepts");
     if (!g.wild) ref_init(&r, b, guards, raises, MAX_STEPS);

@@ -127,7 +127,7 @@ static void check_machine(const sc_machine *m, const char *after, sc_status st) 
 static void run_machine(const sc_chart *chart, fuzz_input *in, uint8_t mode) {
     /* Capacities 0 (the default, 64) to 8, so full queues are common; a step bound of 1 to 64
      * keeps runaway charts cheap (the default bound is the same code with a larger number). */
-    sc_options options = { fuzz_choose(in, 9), fuzz_choose(in, 9), 1 + fuzz_choose(in, 64) };
+    sc_options options = { fuzz_choose(in, 9), fuzz_choose(in, 9), 1 + fuzz_choose(in, 64), 0 };
     fuzz_host h = { .mode = mode };
     for (int i = 0; i < 8; i++) h.guards = h.guards << 8 | fuzz_byte(in);
     for (int i = 0; i < 16; i++) h.raises[i] = byte_id(fuzz_byte(in));

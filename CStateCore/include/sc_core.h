@@ -303,7 +303,33 @@ typedef struct sc_options {
     uint32_t internal_queue_capacity;   /**< 0: 8 */
     uint32_t external_queue_capacity;   /**< 0: 8; SC_QUEUE_NONE: no external queue */
     uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
+    uint32_t flags;                     /**< SC_MACHINE_* bits; 0: none (any other bit:
+                                             SC_ERR_BAD_ARGUMENT, see sc_machine_init) */
 } sc_options;
+
+/**
+ * sc_options.flags: the chart is trusted. sc_machine_size(), sc_machine_init() and
+ * sc_machine_create() then skip sc_chart_check(), which is O(chart) and often dominates the cost
+ * of making a machine of a large chart. The caller vouches that sc_chart_check() returned SC_OK
+ * for this very chart (the same tables, unchanged since): a chart that would fail the check gives
+ * undefined behaviour (out-of-range reads, endless loops), not an error. Check once, then make
+ * many machines:
+ *
+ *     if (sc_chart_check(&chart, &error) != SC_OK) return report(&error);
+ *     sc_options options = { .flags = SC_MACHINE_TRUSTED_CHART };
+ *     for (size_t i = 0; i < count; i++) machines[i] = sc_machine_create(&chart, &host, &options);
+ */
+#define SC_MACHINE_TRUSTED_CHART 0x1u
+
+/**
+ * sc_options.flags: the machine never records or replays a plan (the microstep cache described
+ * at sc_machine_set_host): every external event runs the full algorithm, with the same behaviour
+ * and callbacks. For comparing the fast paths against the algorithm, and for debugging; slower.
+ * (Builds with SC_CONFIG_NO_PLAN_CACHE=1 behave so always.)
+ *
+ *     sc_options reference = { .flags = SC_MACHINE_NO_PLANS };
+ */
+#define SC_MACHINE_NO_PLANS 0x2u
 
 /**
  * sc_options.external_queue_capacity for a host that queues the events its callbacks send on
@@ -317,19 +343,22 @@ typedef struct sc_options {
 
 /**
  * Bytes of memory a machine for `chart` needs with `options` (NULL: defaults), or 0 when the
- * chart fails sc_chart_check. The block must be aligned for uint64_t.
+ * chart fails sc_chart_check (not checked with SC_MACHINE_TRUSTED_CHART) or options->flags has
+ * an unknown bit. The block must be aligned for uint64_t.
  */
 size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
 
 /**
  * Builds a machine inside the caller's block `memory` of `size` bytes (static allocation).
  * `chart` and `host` must outlive the machine; the host struct is copied. The machine is
- * not started. Returns SC_OK, SC_ERR_BAD_CHART or SC_ERR_NO_MEMORY (block too small).
+ * not started. Returns SC_OK, SC_ERR_BAD_CHART, SC_ERR_NO_MEMORY (block too small) or
+ * SC_ERR_BAD_ARGUMENT (a NULL pointer, or an unknown bit in options->flags).
  */
 sc_status sc_machine_init(sc_machine **machine, void *memory, size_t size, const sc_chart *chart,
                           const sc_host *host, const sc_options *options);
 
-/** malloc()s and initialises a machine; NULL when the chart is invalid or memory runs out. */
+/** malloc()s and initialises a machine; NULL when the chart is invalid, options->flags has an
+ * unknown bit or memory runs out. */
 sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const sc_options *options);
 
 /** Frees a machine made by sc_machine_create(). Releases queued events. No actions run. */

@@ -245,7 +245,7 @@ static bool run_random_case(uint32_t seed, harness *h, ref_machine *r, char *why
     for (uint32_t g = 0; g < CB_MAX_GUARDS; g++) h->guard[g] = rnd(2);
     for (uint32_t a = 0; a < CB_MAX_ACTIONS; a++) raise_table[a] = rnd(10) == 0 ? rnd(5) : SC_NONE;
     h->raise_on_action = raise_table;
-    sc_options o = { REF_QUEUE, 0, RANDOM_MAX_STEPS };
+    sc_options o = { REF_QUEUE, 0, RANDOM_MAX_STEPS, 0 };
     m = sc_machine_create(&b->chart, &h->host, &o);
     if (!m) {
         snprintf(why, size, "sc_machine_create failed");
@@ -371,7 +371,26 @@ static bool same_configuration(sc_machine *m, const cb_builder *b, const ref_mac
     return true;
 }
 
-static bool run_plan_case(uint32_t seed, bool quiet, harness *h, ref_machine *r, char *why, size_t size) {
+/* What a machine did in one call of a plan case, as a number: FNV-1a over its status, its trace
+ * and its configuration (two runs that agree on every call agree on every digest). */
+static uint64_t call_digest(const harness *h, sc_status status) {
+    uint64_t d = UINT64_C(0xcbf29ce484222325);
+    char text[64];
+    snprintf(text, sizeof text, "%d|", (int)status);
+    for (const char *c = text; *c; c++) d = (d ^ (unsigned char)*c) * UINT64_C(0x100000001b3);
+    for (const char *c = h->trace; *c; c++) d = (d ^ (unsigned char)*c) * UINT64_C(0x100000001b3);
+    for (sc_id s = 0; s < h->b->chart.state_count; s++)
+        d = (d ^ (sc_machine_is_active(h->m, s) ? 1u : 0u)) * UINT64_C(0x100000001b3);
+    return d;
+}
+
+#define PLAN_CASE_EVENTS 64
+
+/* One plan case: a random chart and PLAN_CASE_EVENTS events, core (made with `flags`) against the
+ * model. With `digests` (PLAN_CASE_EVENTS + 2 entries), the call_digest of the start and of each
+ * dispatch, then 0. */
+static bool run_plan_case(uint32_t seed, bool quiet, uint32_t flags, uint64_t *digests, harness *h,
+                          ref_machine *r, char *why, size_t size) {
     rng_state = seed;
     cb_builder *b = random_chart();
     if (!b) {
@@ -391,7 +410,7 @@ static bool run_plan_case(uint32_t seed, bool quiet, harness *h, ref_machine *r,
     harness_bind(h, b);
     for (uint32_t g = 0; g < CB_MAX_GUARDS; g++) h->guard[g] = rnd(2);
     sc_host quiet_host = { .context = h, .guard = h->host.guard, .release = seed % 2 ? h->host.release : NULL };
-    sc_options o = { REF_QUEUE, 0, RANDOM_MAX_STEPS };
+    sc_options o = { REF_QUEUE, 0, RANDOM_MAX_STEPS, flags };
     m = sc_machine_create(&b->chart, quiet ? &quiet_host : &h->host, &o);
     if (!m) {
         snprintf(why, size, "sc_machine_create failed");
@@ -402,7 +421,9 @@ static bool run_plan_case(uint32_t seed, bool quiet, harness *h, ref_machine *r,
     ref_init(r, b, h->guard, NULL, RANDOM_MAX_STEPS);
     sc_status core = sc_machine_start(m), model = ref_start(r);
     ok = quiet ? same_configuration(m, b, r, core, model, why, size) : same_state(h, r, core, model, why, size);
-    for (int step = 0; ok && core >= 0 && !sc_machine_is_halted(m) && step < 64; step++) {
+    uint32_t calls = 0;
+    if (digests) digests[calls++] = call_digest(h, core);
+    for (int step = 0; ok && core >= 0 && !sc_machine_is_halted(m) && step < PLAN_CASE_EVENTS; step++) {
         h->trace[0] = r->trace[0] = '\0';
         sc_id event = rnd(4);                 /* a, b, c, a.x */
         /* Guards change now and then (the model reads the same array), so GUARDED plans see
@@ -411,6 +432,7 @@ static bool run_plan_case(uint32_t seed, bool quiet, harness *h, ref_machine *r,
         core = sc_machine_dispatch(m, (sc_event){ event, 0, 0 });
         model = ref_dispatch(r, event);
         ok = quiet ? same_configuration(m, b, r, core, model, why, size) : same_state(h, r, core, model, why, size);
+        if (digests) digests[calls++] = call_digest(h, core);
         if (!ok) {
             size_t len = strlen(why);
             snprintf(why + len, size - len, "\n      seed %u (%s), at event %d (%s)", (unsigned)seed,
@@ -418,6 +440,7 @@ static bool run_plan_case(uint32_t seed, bool quiet, harness *h, ref_machine *r,
             dump_chart(b);
         }
     }
+    if (digests) digests[calls] = 0;
 done:
     sc_machine_destroy(m);
     cb_free(b);
@@ -429,7 +452,7 @@ static bool run_plan_cases(uint32_t charts, harness *h, ref_machine *r) {
     char why[1536];
     for (uint32_t seed = 1; seed <= charts; seed++) {
         for (int quiet = 0; quiet < 2; quiet++) {
-            if (!run_plan_case(seed, quiet, h, r, why, sizeof why)) {
+            if (!run_plan_case(seed, quiet, 0, NULL, h, r, why, sizeof why)) {
                 test_fail(__LINE__, "%s", why);
                 return false;
             }
@@ -493,6 +516,52 @@ static void test_multiword_plans_replay_like_the_reference_model(void) {
 #endif
 }
 
+/* SC_MACHINE_NO_PLANS: on the plan cases' charts and events, a machine that never uses a plan
+ * makes the same calls (status, trace with every observer, configuration) as one that replays
+ * plans, call by call, and agrees with the model; in builds that count replays, it replays none. */
+static void test_no_plans_machine_traces_like_a_planned_one(void) {
+    harness *h = owned_alloc(sizeof *h);
+    ref_machine *r = owned_alloc(sizeof *r);
+    char why[1536];
+    uint64_t planned[PLAN_CASE_EVENTS + 2], unplanned[PLAN_CASE_EVENTS + 2];
+    unsigned long planned_replays = 0, unplanned_replays = 0;
+    for (uint32_t seed = 1; seed <= RANDOM_CHARTS / 3; seed++) {
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+        sc_plan_stats before = sc_plan_counters;
+#endif
+        if (!run_plan_case(seed, false, 0, planned, h, r, why, sizeof why)) {
+            test_fail(__LINE__, "planned: %s", why);
+            return;
+        }
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+        sc_plan_stats middle = sc_plan_counters;
+        for (int mode = 0; mode <= SC_PLAN_COMPUTE; mode++) planned_replays += middle.replays[mode] - before.replays[mode];
+#endif
+        if (!run_plan_case(seed, false, SC_MACHINE_NO_PLANS, unplanned, h, r, why, sizeof why)) {
+            test_fail(__LINE__, "SC_MACHINE_NO_PLANS: %s", why);
+            return;
+        }
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+        for (int mode = 0; mode <= SC_PLAN_COMPUTE; mode++) unplanned_replays += sc_plan_counters.replays[mode] - middle.replays[mode];
+        unplanned_replays += sc_plan_counters.multiword_replays - middle.multiword_replays;
+#endif
+        for (uint32_t i = 0; i < PLAN_CASE_EVENTS + 2; i++) {
+            if (planned[i] != unplanned[i]) {
+                test_fail(__LINE__, "seed %u: call %u (0: start) differs between the planned and the unplanned machine",
+                          (unsigned)seed, (unsigned)i);
+                return;
+            }
+            if (planned[i] == 0) break;
+        }
+    }
+    EXPECT_EQ_U(unplanned_replays, 0);
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+    REQUIRE(planned_replays > 1000, "the planned machines replayed only %lu plans", planned_replays);
+#else
+    (void)planned_replays;
+#endif
+}
+
 /* A microstep that enters a compound state by default runs its <initial> content (W3C
  * enterStates: defaultEntryContent), so it is not quiet even when no observer is installed and
  * no other action runs: replayed from a plan, it runs that content again every time. */
@@ -521,6 +590,7 @@ const test_case differential_tests[] = {
     TEST(test_plans_replay_like_the_reference_model),
     TEST(test_multiword_plans_replay_like_the_reference_model),
     TEST(test_plans_keep_initial_content),
+    TEST(test_no_plans_machine_traces_like_a_planned_one),
     TEST(test_set_host_observers_see_cached_microsteps),
     TEST(test_set_host_inside_a_replayed_microstep),
 };

@@ -29,7 +29,7 @@ static void test_runaway_eventless_loop_on_start(void) {
     cb_state(b, NULL, SC_ATOMIC, "b");
     cb_trans(b, "a", NULL, "b", 0, NULL, "tab");
     cb_trans(b, "b", NULL, "a", 0, NULL, "tba");
-    sc_options o = { 0, 0, 10 };
+    sc_options o = { 0, 0, 10, 0 };
     MACHINE(h, b, &o);
     EXPECT_STATUS(sc_machine_start(h->m), SC_ERR_RUNAWAY);
     REQUIRE(strncmp(h->trace, "enter:a exit:a take:tab enter:b exit:b take:tba enter:a", 55) == 0,
@@ -62,7 +62,7 @@ static void test_runaway_on_dispatch_machine_stays_usable(void) {
     cb_trans(b, "b", NULL, "a", 0, NULL, "tba");
     cb_trans(b, "a", "stop", "idle", 0, NULL, "tsa");
     cb_trans(b, "b", "stop", "idle", 0, "never", "tsb");
-    sc_options o = { 0, 0, 7 };
+    sc_options o = { 0, 0, 7, 0 };
     MACHINE(h, b, &o);
     START(h, SC_OK, "enter:idle", "idle");
     EXPECT_STATUS(send_event(h, "go"), SC_ERR_RUNAWAY);
@@ -87,7 +87,7 @@ static harness *chain_machine(uint32_t max_steps, bool start_in_chain) {
     cb_trans(b, "s0", NULL, "s1", 0, NULL, "t01");
     cb_trans(b, "s1", NULL, "s2", 0, NULL, "t12");
     cb_trans(b, "s2", NULL, "s3", 0, NULL, "t23");
-    sc_options o = { 0, 0, max_steps };
+    sc_options o = { 0, 0, max_steps, 0 };
     return machine_with(b, &o);
 }
 
@@ -110,7 +110,7 @@ static void test_interrupt_stops_macrostep_between_microsteps(void) {
     cb_trans(b, "a", NULL, "b", 0, NULL, "tab");
     cb_trans(b, "b", NULL, "a", 0, NULL, "tba");
     cb_trans(b, "a", "stop", "idle", 0, NULL, "tsa");
-    sc_options o = { 0, 0, 50 };
+    sc_options o = { 0, 0, 50, 0 };
     MACHINE(h, b, &o);
     START(h, SC_OK, "enter:idle", "idle");
     h->hook = interrupt_after_tba;
@@ -161,7 +161,7 @@ static void test_runaway_internal_event_loop(void) {
     cb_state(b, NULL, SC_ATOMIC, "b");
     cb_trans(b, "a", "ping", "b", 0, NULL, "tab");
     cb_trans(b, "b", "ping", "a", 0, NULL, "tba");
-    sc_options o = { 0, 0, 12 };
+    sc_options o = { 0, 0, 12, 0 };
     MACHINE(h, b, &o);
     h->hook = hook_ping;
     EXPECT_STATUS(sc_machine_start(h->m), SC_ERR_RUNAWAY);
@@ -294,7 +294,7 @@ static void test_queue_internal_overflow(void) {
     cb_state(b, NULL, SC_ATOMIC, "b");
     cb_trans(b, "a", "go", "b", 0, NULL, "tgo");
     cb_event(b, "x");
-    sc_options o = { 2, 1, 0 };
+    sc_options o = { 2, 1, 0, 0 };
     MACHINE(h, b, &o);
     h->hook = hook_raise_three;
     START(h, SC_OK, "enter:a", "a");
@@ -310,7 +310,7 @@ static void test_queue_internal_overflow(void) {
  * or a dispatch from a callback is refused, not lost silently, and the block is smaller. */
 static void test_queue_none_refuses_posts(void) {
     cb_builder *b = chart_raise_before_send();
-    sc_options none = { 0, SC_QUEUE_NONE, 0 }, one = { 0, 1, 0 };
+    sc_options none = { 0, SC_QUEUE_NONE, 0, 0 }, one = { 0, 1, 0, 0 };
     MACHINE(h, b, &none);
     /* One slot of 16 bytes (12 on 32-bit targets), rounded up to 8, is all that is saved. */
     EXPECT_EQ_U(sc_machine_size(&h->b->chart, &one) - sc_machine_size(&h->b->chart, &none),
@@ -339,7 +339,7 @@ static harness *machine_done_into_full_queue(void) {
     cb_trans(b, "c1", "fin", "cf", 0, NULL, "tfin");
     cb_trans(b, "c", "done.state.c", NULL, 0, NULL, "td");
     cb_event(b, "x");
-    sc_options o = { 1, 0, 0 };
+    sc_options o = { 1, 0, 0, 0 };
     harness *h = machine_with(b, &o);
     if (h) h->hook = hook_fill_queue;
     return h;
@@ -368,7 +368,7 @@ static void test_static_allocation(void) {
     REQUIRE(h, "builder: %s", b->error);
     size_t size = sc_machine_size(&b->chart, NULL);
     REQUIRE(size > 0, "sc_machine_size is 0 for a valid chart");
-    sc_options big = { 1000, 1000, 0 };
+    sc_options big = { 1000, 1000, 0, 0 };
     REQUIRE(sc_machine_size(&b->chart, &big) > size, "bigger queues need more memory");
 
     enum { CANARY = 256 };
@@ -546,7 +546,7 @@ static void test_queue_grows_from_the_queue_full_callback(void) {
     REQUIRE(cb_finish(b), "builder: %s", b->error);
     growing_host g = { b, cb_find_event(b, "e"), 0, 0, 0, 0, NULL, 4, 0 };
     sc_host host = { .context = &g, .action = growing_action, .queue_full = growing_queue_full };
-    sc_options o = { 4, 0, 0 };
+    sc_options o = { 4, 0, 0, 0 };
     sc_machine *m = sc_machine_create(&b->chart, &host, &o);
     REQUIRE(m, "sc_machine_create");
     own_machine(m);
@@ -613,7 +613,7 @@ static void test_run_stops_a_chart_that_keeps_posting_to_itself(void) {
     cb_builder *b = new_chart();
     cb_state(b, NULL, SC_ATOMIC, "s");
     cb_trans(b, "s", "ping", NULL, 0, NULL, "tping");
-    sc_options o = { 0, 0, 5 };
+    sc_options o = { 0, 0, 5, 0 };
     MACHINE(h, b, &o);
     h->hook = hook_post_ping;
     START(h, SC_OK, "enter:s", "s");

@@ -16,6 +16,7 @@ GROUP(history)
 GROUP(completion)
 GROUP(selection)
 GROUP(limits)
+GROUP(options)
 GROUP(chart_check)
 GROUP(snapshot)
 GROUP(differential)
@@ -31,6 +32,7 @@ static const test_group groups[] = {
     { completion_tests, &completion_test_count },
     { selection_tests, &selection_test_count },
     { limits_tests, &limits_test_count },
+    { options_tests, &options_test_count },
     { chart_check_tests, &chart_check_test_count },
     { snapshot_tests, &snapshot_test_count },
     { differential_tests, &differential_test_count },

@@ -87,6 +87,59 @@ extension Runner {
     }
 }
 
+// MARK: - Swift confined machine
+
+extension Runner {
+    /// A ``LocalStateMachine`` (not `Sendable`: its sends take no lock) of the typed chart.
+    public static func confined(_ chart: BenchChart) throws -> Runner {
+        let names = try chart.events()
+        switch chart {
+        case .turnstile:
+            return try confined(turnstileChart(), names, counters: nil)
+        case .hierarchical:
+            return try confined(hierarchicalChart(), names, counters: nil)
+        case .deep:
+            return try confined(deepChart(), names, counters: nil)
+        case .wide:
+            return try confined(wideChart(), names, counters: nil)
+        case .guarded:
+            let counters = CallCounters()
+            return try confined(guardedChart(counting: counters), names, counters: counters)
+        case .large:
+            throw BenchError("the large chart has no typed version")
+        }
+    }
+
+    /// Specialised like ``typed(_:_:counters:)``.
+    static func confined<S, E: RawRepresentable<String>>(_ chart: TypedChart<S, E>, _ names: [String],
+                                                         counters: CallCounters?) throws -> Runner {
+        let machine = LocalStateMachine(chart)
+        try machine.start()
+        let sequence: [E] = try names.map {
+            guard let event = E(rawValue: $0) else { throw BenchError("\(chart.name): no event '\($0)'") }
+            return event
+        }
+        var position = 0
+        return Runner(
+            label: "Swift confined",
+            dispatch: { count in
+                var j = position
+                for _ in 0..<count {
+                    try machine.send(sequence[j])
+                    j += 1
+                    if j == sequence.count { j = 0 }
+                }
+                position = j
+            },
+            configuration: { machine.configuration.map { "\($0)" }.sorted() },
+            counts: { (counters?.guards, counters?.actions) },
+            resetCounts: {
+                counters?.guards = 0
+                counters?.actions = 0
+            })
+    }
+}
+
 // MARK: - SCXML
 
 extension Runner {

@@ -117,7 +117,7 @@ enum MemoryBenchmark {
         // A Machine gives its core no external queue (SC_QUEUE_NONE): it queues the events actions send itself.
         var swiftOptions = sc_options(internal_queue_capacity: UInt32(MachineOptions().internalQueueCapacity),
                                       external_queue_capacity: SC_QUEUE_NONE,
-                                      max_steps: 0)
+                                      max_steps: 0, flags: 0)
         result.swiftCoreBytes = sc_machine_size(core.tables, &swiftOptions)
         switch chart {
         case .turnstile:

@@ -133,14 +133,15 @@ do {
         for _ in 0..<count { try LoadBenchmark.libxml2Parse(bytes) }
     } else if arguments.first == "profile" {
         guard arguments.count == 4, let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) else {
-            throw BenchError("usage: bench-compare profile CHART core|typed|scxml|load COUNT")
+            throw BenchError("usage: bench-compare profile CHART core|typed|confined|scxml|load COUNT")
         }
         let runner: Runner
         switch arguments[2] {
         case "core": runner = try Runner.core(CoreChart(chart))
         case "typed": runner = try Runner.typed(chart)
+        case "confined": runner = try Runner.confined(chart)
         case "scxml": runner = try Runner.scxml(chart)
-        default: throw BenchError("runner must be core, typed or scxml")
+        default: throw BenchError("runner must be core, typed, confined or scxml")
         }
         try runner.dispatch(count)
         print(runner.configuration())

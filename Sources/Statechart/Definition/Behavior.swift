@@ -130,5 +130,10 @@ public struct ActionContext {
     ///     timer.start { _ = try? machine?.send("tick") }
     /// })
     /// ```
-    public var machine: Machine? { runtime.owner }
+    /// For a ``LocalStateMachine`` this hands its machine out: from then on its sends take the
+    /// lock, since another thread may send to it.
+    public var machine: Machine? {
+        if runtime.confinedToOneThread { runtime.ownerHandedOut = true }
+        return runtime.owner
+    }
 }

@@ -32,6 +32,10 @@ public struct MachineOptions: Sendable {
     /// chart that sends two per entry grows its queue without end. Default 10,000.
     public var maximumQueuedEventsPerSend: Int = 10_000
 
+    /// The core runs the whole SCXML algorithm for every event, never a recorded plan
+    /// (`SC_MACHINE_NO_PLANS`): the reference the differential tests compare fast paths with.
+    var runsFullAlgorithm = false
+
     /// Options with the given bounds; the defaults suit almost every chart.
     public init(internalQueueCapacity: Int = 16, maximumStepsPerMacrostep: Int = 100_000) {
         self.internalQueueCapacity = internalQueueCapacity
@@ -265,10 +269,54 @@ public final class Machine: @unchecked Sendable {
         try send(core: sc_event(id: id, flags: 0, data: 0))
     }
 
+    /// The send of a ``LocalStateMachine``: ``send(coreEventID:)`` holding the gate with plain
+    /// stores (see `ReentrantGate.withConfinedHold`), no atomic instruction.
+    @usableFromInline
+    func sendConfined(coreEventID id: UInt32) throws -> SendOutcome {
+        let event = sc_event(id: id, flags: 0, data: 0)
+        return try gate.withConfinedHold(isShared: { runtime.ownerHandedOut }, ifReentered: {
+            runtime.externalQueue.append(event)
+            return .queued
+        }) { try process(event) }
+    }
+
+    /// ``submit(_:typed:known:)`` for a ``LocalStateMachine``: the gate held with plain stores.
+    func submitConfined(_ event: Event, typed: (any Sendable)?, known: (id: UInt32, exact: Bool)?) throws -> SendOutcome {
+        try gate.withConfinedHold(isShared: { runtime.ownerHandedOut }, ifReentered: {
+            runtime.externalQueue.append(runtime.coreEvent(event, typed: typed, known: known))
+            return .queued
+        }) { try process(runtime.coreEvent(event, typed: typed, known: known)) }
+    }
+
     /// Runs one external event's macrostep, then (when `drainingQueue`) the events queued
     /// meanwhile. Gate held.
+    ///
+    /// The fast path: when nothing but the core has work to do before the macrostep (started,
+    /// no external-event gate, no unhandled-event observer: `dispatchesDirectly`) and nothing
+    /// after it (the status says handled or unhandled, the chart cannot halt, no callback
+    /// queued an event, recorded an error or asked to stop), the send is one call of
+    /// `sc_machine_dispatch` and a few loads. Anything else goes the whole way
+    /// (`finishProcessing`), which does what the fast path skipped.
     @inline(__always)
     func process(_ event: sc_event, drainingQueue: Bool = true) throws -> SendOutcome {
+        guard runtime.dispatchesDirectly else { return try processInFull(event, drainingQueue: drainingQueue) }
+        let status = sc_machine_dispatch(runtime.core, event)
+        if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
+        return try finishProcessing(status, drainingQueue: drainingQueue)
+    }
+
+    /// ``process(_:drainingQueue:)`` after a direct dispatch that left work: errors, the
+    /// events queued meanwhile, a requested stop, a halt.
+    private func finishProcessing(_ status: sc_status, drainingQueue: Bool) throws -> SendOutcome {
+        if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
+        if drainingQueue && !runtime.externalQueue.isEmpty { try drainPending() }
+        finishMacrostep()
+        return Self.outcome(status)
+    }
+
+    /// ``process(_:drainingQueue:)`` when the machine is not started, or an external-event
+    /// gate or unhandled-event observer must see the event.
+    private func processInFull(_ event: sc_event, drainingQueue: Bool) throws -> SendOutcome {
         guard runtime.started else {
             runtime.releaseSlot(event.data)
             throw MachineError.notStarted

@@ -37,7 +37,9 @@ final class MachineRuntime {
     @exclusivity(unchecked) var freeSlots: [Int] = []
 
     /// Set when a queue overflowed inside a callback; reported by the current send.
-    @exclusivity(unchecked) var pendingError: MachineError?
+    @exclusivity(unchecked) var pendingError: MachineError? { didSet { hasPendingError = pendingError != nil } }
+    /// `pendingError != nil`, as a flag: the send path tests it without copying the error.
+    @exclusivity(unchecked) private(set) var hasPendingError = false
     /// Transitions taken during the current send, when someone asked for them.
     @exclusivity(unchecked) var recordTransitions = false {
         didSet {
@@ -65,10 +67,42 @@ final class MachineRuntime {
     // Plain flags the callbacks test, so the hot path reads no array (and retains nothing).
     @exclusivity(unchecked) private(set) var wantsStateChanges = false
     @exclusivity(unchecked) private(set) var wantsTransitions = false
-    @exclusivity(unchecked) private(set) var wantsUnhandled = false
+    @exclusivity(unchecked) private(set) var wantsUnhandled = false { didSet { updateDispatchesDirectly() } }
 
     /// Whether ``Machine/start()`` (or a restore) has run.
-    @exclusivity(unchecked) var started = false
+    @exclusivity(unchecked) var started = false { didSet { updateDispatchesDirectly() } }
+
+    /// Whether a send may go straight to `sc_machine_dispatch` (`Machine.process`): started, and
+    /// no external-event gate or unhandled-event observer has to see the event first. Kept up
+    /// to date by those three properties, so the send path tests one flag.
+    @exclusivity(unchecked) private(set) var dispatchesDirectly = false
+    /// Whether the chart has a top-level final state, the only way a dispatch can halt the
+    /// machine: when it has none, a send need not ask the core whether it halted.
+    let mayHalt: Bool
+
+    /// The machine belongs to a ``LocalStateMachine``: its gate is held with plain stores
+    /// until ``ownerHandedOut`` (see `ReentrantGate.withConfinedHold`). Set once, before use.
+    var confinedToOneThread = false
+    /// A callback of a confined machine read ``ActionContext/machine``: the machine may now be
+    /// sent to from other threads, and its gate is the real lock from then on. Only written on
+    /// the thread that holds the confined machine.
+    @exclusivity(unchecked) var ownerHandedOut = false
+
+    /// ``MachineOptions/runsFullAlgorithm``: no direct dispatch either, so the reference the
+    /// differential tests compare with shares none of the send path's shortcuts.
+    let runsFullAlgorithm: Bool
+
+    private func updateDispatchesDirectly() {
+        dispatchesDirectly = started && externalEventGate == nil && !wantsUnhandled && !runsFullAlgorithm
+    }
+
+    /// After a direct dispatch that returned `status`: whether the macrostep is complete with
+    /// nothing left for the send to do (see `Machine.process`).
+    @inline(__always)
+    func leftNothingToFinish(_ status: sc_status) -> Bool {
+        (status == SC_UNHANDLED || (status == SC_OK && !mayHalt))
+            && externalQueue.isEmpty && !hasPendingError && !stopRequested
+    }
     /// Whether the halt has been handled (delayed events cancelled, streams finished).
     @exclusivity(unchecked) var haltReported = false
     /// ``Machine/stop()`` was called from a callback: stop once the macrostep completes.
@@ -80,7 +114,7 @@ final class MachineRuntime {
     @exclusivity(unchecked) var externalQueue: [sc_event] = []
 
     /// Run before each external event's macrostep (see `Machine+ExternalEvents.swift`).
-    @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)?
+    @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)? { didSet { updateDispatchesDirectly() } }
 
     /// Told when a transition is not taken (see `Machine.setTransitionErrorHandler`); without
     /// one the send throws ``MachineError/transitionNotTaken(transition:reason:)``.
@@ -132,10 +166,15 @@ final class MachineRuntime {
         self.chart = chart
         self.gate = gate
         self.maximumSteps = options.maximumStepsPerMacrostep
+        self.runsFullAlgorithm = options.runsFullAlgorithm
         self.maximumQueuedEvents = max(options.maximumQueuedEventsPerSend, 0)
         let limit = min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max))
         self.maximumInternalQueueLength = limit
         self.internalQueueSlots = min(max(options.internalQueueCapacity, 1), limit)
+        let tables = chart.tables.pointee
+        self.mayHalt = (0..<Int(tables.state_count)).contains {
+            tables.states[$0].kind == UInt8(SC_FINAL.rawValue) && tables.states[$0].depth == 1
+        }
         var host = sc_host()
         host.context = nil
         host.guard = { context, _, id, event in
@@ -161,7 +200,8 @@ final class MachineRuntime {
         // (which grows), and never dispatches from inside a callback.
         var coreOptions = sc_options(internal_queue_capacity: UInt32(internalQueueSlots),
                                      external_queue_capacity: SC_QUEUE_NONE,
-                                     max_steps: UInt32(options.maximumStepsPerMacrostep))
+                                     max_steps: UInt32(options.maximumStepsPerMacrostep),
+                                     flags: options.runsFullAlgorithm ? SC_MACHINE_NO_PLANS : 0)
         core = sc_machine_create(chart.chartPointer, &host, &coreOptions)
         precondition(core != nil, "CStateCore rejected tables CompiledChart had checked")
         self.host = host

@@ -44,4 +44,35 @@ final class ReentrantGate: @unchecked Sendable {
         defer { machine_lock_release(lock) }
         return try body()
     }
+
+    /// ``withLock(ifReentered:_:)`` for a machine confined to one thread at a time (a
+    /// ``LocalStateMachine``, which is not `Sendable`): no other thread can reach it, so the
+    /// gate is held with two plain stores, as the lock's single-threaded path does, whatever
+    /// other threads exist; the holder's id still tells callbacks that they run inside it.
+    /// Once `isShared()` (the machine itself was handed to an action, see
+    /// ``ActionContext/machine``, and may be sent to from other threads) the real lock is used;
+    /// if that happens while `body` runs, the release is the real one too, which wakes a
+    /// thread that found the gate held and waits.
+    @inline(__always)
+    func withConfinedHold<T>(isShared: () -> Bool, ifReentered reentered: () throws -> T,
+                             _ body: () throws -> T) rethrows -> T {
+        let me = machine_lock_self()
+        if machine_lock_is_held_by(lock, me) { return try reentered() }
+        if isShared() {
+            machine_lock_acquire(lock, me)
+            defer { machine_lock_release(lock) }
+            return try body()
+        }
+        lock.pointee.state = 1
+        lock.pointee.owner = me
+        defer {
+            if isShared() {
+                machine_lock_release(lock)
+            } else {
+                lock.pointee.owner = 0
+                lock.pointee.state = 0
+            }
+        }
+        return try body()
+    }
 }

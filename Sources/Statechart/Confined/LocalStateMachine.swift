@@ -1,0 +1,157 @@
+/// A typed statechart confined to one thread (or task) at a time: the compiler keeps it there,
+/// so a send takes no lock and no atomic instruction, whatever other threads the program runs.
+///
+/// ```swift
+/// let turnstile = try LocalStateMachine<TurnstileState, TurnstileEvent> {
+///     StateNode(.locked) { On(.coin, to: .unlocked) }
+///     StateNode(.unlocked) { On(.push, to: .locked) }
+/// }
+/// try turnstile.start()
+/// try turnstile.send(.coin)            // .handled, with plain loads and stores only
+/// turnstile.isActive(.unlocked)        // true
+/// ```
+///
+/// It runs the same charts as ``StateMachine``, with the same actions, guards, observers,
+/// outcomes and errors; events its own actions and observers send are queued and processed
+/// after the current macrostep, as there. What differs is who may use it: a
+/// `LocalStateMachine` is not `Sendable`, so it cannot be captured by a `@Sendable` closure or
+/// passed to another isolation domain except by transferring it (`sending`); one thread uses
+/// it at a time. Use ``StateMachine`` for a machine shared between threads or tasks.
+///
+/// A chart may still reach other threads: an invocation or a delayed event (``After``) sends
+/// from its own thread, and an action may keep ``ActionContext/machine`` and send to it later.
+/// Reading ``ActionContext/machine`` from one of this machine's callbacks hands its machine
+/// out, and from then on its sends take the lock, as a ``StateMachine``'s do.
+/// See <doc:ThreadingContract>.
+public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEvent> {
+    /// The machine it drives. Not exposed: a `StateMachine` is `Sendable`, and would let other
+    /// threads send to this one.
+    let base: StateMachine<State, Event>
+    // The two the send path reads, held directly: reached through `base`, the compiler
+    // retained the machine around each send (a slow retain: the machine has weak references).
+    @usableFromInline let machine: Machine
+    @usableFromInline let eventKeys: ByteKeyTable
+
+    /// The chart this machine runs.
+    public var chart: TypedChart<State, Event> { base.chart }
+
+    /// A machine for `chart`; call ``start()`` to enter the initial configuration.
+    ///
+    /// - Parameters:
+    ///   - chart: the compiled chart to run.
+    ///   - options: queue sizes and the runaway bound.
+    ///   - clock: the clock of delayed events; pass a ``TestClock`` in tests.
+    public init(_ chart: TypedChart<State, Event>, options: MachineOptions = MachineOptions(),
+                clock: any MachineClock = SystemClock.shared) {
+        base = StateMachine(chart, options: options, clock: clock)
+        machine = base.machine
+        eventKeys = chart.eventKeys
+        machine.runtime.confinedToOneThread = true
+    }
+
+    /// Builds a chart with the DSL and a machine for it, in one step.
+    ///
+    /// ```swift
+    /// let machine = try LocalStateMachine<Matter, Phase>(name: "matter") {
+    ///     StateNode(.solid) { On(.melt, to: .liquid) }
+    ///     StateNode(.liquid) { On(.freeze, to: .solid) }
+    /// }
+    /// ```
+    /// - Throws: ``ChartCompilationError`` when the chart is illegal.
+    @inlinable
+    public convenience init(name: String = "chart", initial: State? = nil,
+                            options: MachineOptions = MachineOptions(), clock: any MachineClock = SystemClock.shared,
+                            @ChartBuilder<State, Event> _ content: () -> ChartContent<State, Event>) throws {
+        self.init(try TypedChart(name: name, initial: initial, content), options: options, clock: clock)
+    }
+
+    /// Enters the initial configuration and completes the first macrostep.
+    ///
+    /// Register observers first to see the initial entries.
+    /// - Throws: ``MachineError/alreadyStarted``, ``MachineError/runaway(steps:configuration:)``.
+    public func start() throws { try base.start() }
+
+    /// Sends `event` and runs its macrostep to completion, then any events its actions sent;
+    /// see ``StateMachine/send(_:)``, which answers and throws the same.
+    ///
+    /// ```swift
+    /// try machine.send(.coin)
+    /// ```
+    /// - Complexity: one macrostep. For an event without payload that the chart mentions, no
+    ///   allocation, no string work, no lock and no atomic instruction.
+    @inlinable @discardableResult
+    public func send(_ event: Event) throws -> SendOutcome {
+        let id = eventKeys.id(for: event)
+        if id != .max { return try machine.sendConfined(coreEventID: id) }
+        return try sendGeneral(event)
+    }
+
+    /// The send path for events the byte table does not cover (payloads, names the chart does
+    /// not mention).
+    @usableFromInline
+    func sendGeneral(_ event: Event) throws -> SendOutcome {
+        let (untyped, typed, known) = base.maps.untyped(event)
+        return try machine.submitConfined(untyped, typed: typed, known: known)
+    }
+
+    /// Exits every active state and halts; see ``Machine/stop()``.
+    public func stop() { base.stop() }
+
+    /// Whether `state` is active (for a compound or parallel state: whether the machine is
+    /// somewhere inside it).
+    public func isActive(_ state: State) -> Bool { base.isActive(state) }
+
+    /// The active atomic states in document order.
+    public var configuration: [State] { base.configuration }
+
+    /// Every active state, compound and parallel ancestors included, in document order.
+    public var activeStates: [State] { base.activeStates }
+
+    /// Whether ``start()`` has run.
+    public var isStarted: Bool { base.isStarted }
+
+    /// Whether the machine has reached a top-level ``Final`` state (or was stopped).
+    public var isFinished: Bool { base.isFinished }
+
+    /// Whether `event`, sent now, would enable a transition; see ``StateMachine/canHandle(_:evaluatingGuards:)``.
+    public func canHandle(_ event: Event, evaluatingGuards: Bool = true) -> Bool {
+        base.canHandle(event, evaluatingGuards: evaluatingGuards)
+    }
+
+    // MARK: - Observers (see StateMachine+Observers.swift: the same, called the same way)
+
+    /// Calls `observer` for each transition taken, before its actions run.
+    @discardableResult
+    public func onTransition(_ observer: @escaping @Sendable (StateMachine<State, Event>.Transition) -> Void) -> ObserverToken {
+        base.onTransition(observer)
+    }
+
+    /// Calls `observer` each time a state is entered (`entered` true) or exited.
+    ///
+    /// ```swift
+    /// machine.onStateChange { state, entered in print(entered ? "+" : "-", state) }
+    /// ```
+    @discardableResult
+    public func onStateChange(_ observer: @escaping @Sendable (_ state: State, _ entered: Bool) -> Void) -> ObserverToken {
+        base.onStateChange(observer)
+    }
+
+    /// Calls `observer` with each event that enabled no transition.
+    @discardableResult
+    public func onUnhandled(_ observer: @escaping @Sendable (Event) -> Void) -> ObserverToken {
+        base.onUnhandled(observer)
+    }
+
+    /// Calls `observer` with errors no caller can receive (a delayed event's macrostep failed).
+    @discardableResult
+    public func onError(_ observer: @escaping @Sendable (MachineError) -> Void) -> ObserverToken {
+        base.onError(observer)
+    }
+
+    /// Removes an observer registered on this machine.
+    public func removeObserver(_ token: ObserverToken) { base.removeObserver(token) }
+}
+
+/// Not `Sendable`: that is what lets its sends skip the lock.
+@available(*, unavailable)
+extension LocalStateMachine: Sendable {}
