@@ -7,9 +7,10 @@ import CMachineLock
 /// a macrostep inside another, breaking run-to-completion. The lock (`CMachineLock`) publishes
 /// its holder's thread id, so the re-entrancy test needs no lock, and it costs two plain stores
 /// while the process has one thread, a compare-and-swap and an exchange otherwise.
+@usableFromInline
 final class ReentrantGate: @unchecked Sendable {
     // @unchecked: `lock` is only touched through machine_lock's atomic operations.
-    private let lock: UnsafeMutablePointer<machine_lock>
+    @usableFromInline let lock: UnsafeMutablePointer<machine_lock>
 
     init() {
         lock = .allocate(capacity: 1)
@@ -36,7 +37,7 @@ final class ReentrantGate: @unchecked Sendable {
 
     /// Runs `reentered` when the current thread already holds the gate (a callback of the
     /// machine), else `body` holding the gate. One thread-id read serves both decisions.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<T>(ifReentered reentered: () throws -> T, _ body: () throws -> T) rethrows -> T {
         let me = machine_lock_self()
         if machine_lock_is_held_by(lock, me) { return try reentered() }
@@ -53,7 +54,7 @@ final class ReentrantGate: @unchecked Sendable {
     /// ``ActionContext/machine``, and may be sent to from other threads) the real lock is used;
     /// if that happens while `body` runs, the release is the real one too, which wakes a
     /// thread that found the gate held and waits.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withConfinedHold<T>(isShared: () -> Bool, ifReentered reentered: () throws -> T,
                              _ body: () throws -> T) rethrows -> T {
         let me = machine_lock_self()
