@@ -267,9 +267,10 @@ public final class Machine: @unchecked Sendable {
     /// (Not inlined into callers, unlike ``sendConfined(coreEventID:)``: the lock's two paths,
     /// single- and multi-threaded, make it too large; the compiler then kept `process` out of
     /// line, which cost more than the call.)
-    @usableFromInline
+    @inlinable @inline(__always)
     func send(coreEventID id: UInt32) throws -> SendOutcome {
-        try send(core: sc_event(id: id, flags: 0, data: 0))
+        let event = sc_event(id: id, flags: 0, data: 0)
+        return try gate.withLock(ifReentered: { queueFromCallback(event) }) { try process(event) }
     }
 
     /// The send of a ``LocalStateMachine``: ``send(coreEventID:)`` holding the gate with plain
