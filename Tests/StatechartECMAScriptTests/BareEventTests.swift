@@ -40,6 +40,28 @@ final class BareEventTests: XCTestCase {
         ])
     }
 
+    func testEventsSentByHandleAreExternalWithOnlyAName() throws {
+        // An event handle (SCXMLMachine.event(_:)) sends what its name would: `_event` is the
+        // same, and a handle for the prefix "order" is an event named "order", not "order.x".
+        let session = try TestSession("""
+            <state id="s">
+              <transition event="plain">\(Self.dump)</transition>
+              <transition event="order.placed">\(Self.dump)</transition>
+              <transition event="order">\(Self.dump)</transition>
+            </state>
+            """)
+        let plain = try session.machine.event("plain"), order = try session.machine.event("order")
+        try session.machine.start()
+        try session.machine.send(plain)
+        try session.machine.send(order)
+        try session.machine.send(plain)
+        XCTAssertEqual(session.logs, [
+            "plain|external|undefined|undefined|undefined|undefined|undefined",
+            "order|external|undefined|undefined|undefined|undefined|undefined",
+            "plain|external|undefined|undefined|undefined|undefined|undefined",
+        ])
+    }
+
     func testEventChangesBetweenBareEventsOfTheSameName() throws {
         // `_event` is rebound for each event, also when two bare events in a row are equal
         // and a done event (platform) comes between them.

@@ -118,59 +118,6 @@ final class BareEventDispatchTests: XCTestCase {
         XCTAssertEqual(try machine.send(SCXMLEvent(name: "stop")), .unhandled)
     }
 
-    func testResolvedEventNamesSendLikeTheirNames() throws {
-        let text = """
-            <state id="s">
-              <transition event="coin"><log label="coin"/></transition>
-              <transition event="order"><log label="order"/></transition>
-              <transition event="*"><log label="any"/></transition>
-            </state>
-            """
-        let (machine, logs) = try machine(text)
-        let (other, otherLogs) = try self.machine(#"<state id="t"><transition event="coin"><log label="other coin"/></transition></state>"#)
-        try machine.start()
-        try other.start()
-        let coin = machine.event(named: "coin"), placed = machine.event(named: "order.placed")
-        let unknown = machine.event(named: "unknown")
-        XCTAssertEqual(coin.name, "coin")
-        XCTAssertEqual("\(placed)", "order.placed")
-        XCTAssertEqual(coin, machine.event(named: "coin"))
-        for event in [coin, placed, unknown, coin] { XCTAssertEqual(try machine.send(event), .handled) }
-        XCTAssertEqual(logs.all, ["coin", "order", "any", "coin"])
-        // Made by another machine: sent by name.
-        XCTAssertEqual(try other.send(coin), .handled)
-        XCTAssertEqual(try other.send(other.event(named: "coin")), .handled)
-        XCTAssertEqual(try other.send(placed), .unhandled)
-        XCTAssertEqual(otherLogs.all, ["other coin", "other coin"])
-    }
-
-    func testANameResolvedForAFreedChartIsNotTakenForANewChartsEvent() throws {
-        // Two documents of the same shape give their one event the same id. A name resolved
-        // against the first, once its machine and chart are gone, is sent to the second, which
-        // may well be allocated at the freed chart's address: it must be sent by name ("zz",
-        // unknown there), never by the id that means "aa" in the second chart.
-        func load(_ event: String) throws -> SCXMLMachine {
-            try SCXMLMachine(
-                string: """
-                    \(scxmlRoot) datamodel="null" initial="s">
-                      <state id="s"><transition event="\(event)" target="t"/></state>
-                      <state id="t"/>
-                    </scxml>
-                    """, fileName: "\(event).scxml")
-        }
-        for _ in 0..<50 {
-            var first: SCXMLMachine? = try load("zz")
-            let stale = first!.event(named: "zz")
-            first = nil
-            let second = try load("aa")
-            try second.start()
-            XCTAssertEqual(try second.send(stale), .unhandled)
-            XCTAssertEqual(second.configuration, ["s"])
-            XCTAssertEqual(try second.send(second.event(named: "aa")), .handled)
-            XCTAssertEqual(second.configuration, ["t"])
-        }
-    }
-
     // MARK: - Observers and hooks installed late
 
     func testObserversAndTheLogHookInstalledAfterStartReport() throws {

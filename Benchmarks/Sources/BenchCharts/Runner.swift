@@ -143,16 +143,35 @@ extension Runner {
 // MARK: - SCXML
 
 extension Runner {
-    /// An ``SCXMLMachine`` loaded from the chart's document, sent the events by name.
+    /// An ``SCXMLMachine`` loaded from the chart's document, sent the events as handles resolved
+    /// once (`machine.event("coin")`), the way a loop that sends the same few events is written.
     public static func scxml(_ chart: BenchChart) throws -> Runner {
-        let names = try chart.events()
-        let machine = try SCXMLMachine(contentsOf: chart.documentURL)
-        let logs = CallCounters()
-        machine.onLog { _, _ in logs.actions += 1 }
-        try machine.start()
+        let (machine, names, logs) = try startedSCXML(chart)
+        let handles = try names.map { try machine.event($0) }
         var position = 0
         return Runner(
             label: "SCXML",
+            dispatch: { count in
+                var j = position
+                for _ in 0..<count {
+                    try machine.send(handles[j])
+                    j += 1
+                    if j == handles.count { j = 0 }
+                }
+                position = j
+            },
+            configuration: { machine.configuration.sorted() },
+            counts: { (nil, logs.actions) },
+            resetCounts: { logs.actions = 0 })
+    }
+
+    /// The same machine sent the events by name (`machine.send("coin")`): each send looks the
+    /// name up in the chart's event table.
+    public static func scxmlByName(_ chart: BenchChart) throws -> Runner {
+        let (machine, names, logs) = try startedSCXML(chart)
+        var position = 0
+        return Runner(
+            label: "SCXML, by name",
             dispatch: { count in
                 var j = position
                 for _ in 0..<count {
@@ -165,6 +184,17 @@ extension Runner {
             configuration: { machine.configuration.sorted() },
             counts: { (nil, logs.actions) },
             resetCounts: { logs.actions = 0 })
+    }
+
+    /// A started machine of the chart's document, its event cycle, and its `<log>`s counted
+    /// (the chart's actions).
+    static func startedSCXML(_ chart: BenchChart) throws -> (SCXMLMachine, [String], CallCounters) {
+        let names = try chart.events()
+        let machine = try SCXMLMachine(contentsOf: chart.documentURL)
+        let logs = CallCounters()
+        machine.onLog { _, _ in logs.actions += 1 }
+        try machine.start()
+        return (machine, names, logs)
     }
 }
 

@@ -45,25 +45,29 @@ struct Report {
         if let cc = c["machine.cc"] { out.append("C program: \(cc) \(c["machine.cflags"] ?? "")") }
         out.append("")
 
-        let widths = [13, 8, 8, 7, 8, 8, 7, 9, 8, 9, 8, 8, 7, 7]
+        let widths = [13, 8, 8, 7, 8, 8, 7, 9, 8, 9, 8, 8, 7, 7, 8, 7]
         out.append("Dispatch, ns/event  | C program (cc -O2)     | this process (swift build -c release)")
         out.append(Self.row(["chart", "next[][]", "C core", "core/", "C core", "Swift", "Swift/", "Swift", "Swift/",
-                             "confined", "confined/", "SCXML", "SCXML/", "switch"], widths))
+                             "confined", "confined/", "SCXML", "SCXML/", "switch", "SCXML", "names/"], widths))
         out.append(Self.row(["", "table", "", "table", "", "typed", "C core", "typed, T", "C core, T", ", T", "C core, T",
-                             "", "Swift", ""], widths))
+                             "", "Swift", "", "names", "Swift"], widths))
         for chart in BenchChart.dispatched {
             guard let d = dispatch[chart] else { continue }
             let table = cValue(chart, "table_ns"), cCore = cValue(chart, "core_ns")
             let core = d.nsPerEvent["C core"], swift = d.nsPerEvent["Swift typed"], scxml = d.nsPerEvent["SCXML"]
+            let byName = d.nsPerEvent["SCXML, by name"]
             let threaded = d.nsPerEvent["Swift typed, threads"], threadedCore = d.nsPerEvent["C core, threads"]
             let confined = d.nsPerEvent["Swift confined, threads"]
             out.append(Self.row([chart.rawValue, Self.number(table), Self.number(cCore), Self.ratio(cCore, table),
                                  Self.number(core), Self.number(swift), Self.ratio(swift, core),
                                  Self.number(threaded), Self.ratio(threaded, threadedCore),
                                  Self.number(confined), Self.ratio(confined, threadedCore),
-                                 Self.number(scxml), Self.ratio(scxml, swift), Self.number(d.nsPerEvent["switch"])],
+                                 Self.number(scxml), Self.ratio(scxml, swift), Self.number(d.nsPerEvent["switch"]),
+                                 Self.number(byName), Self.ratio(byName, swift)],
                                 widths))
         }
+        out.append("SCXML: events sent as handles resolved once (try machine.event(\"coin\")); SCXML names: the same")
+        out.append("   machine sent the events by name (machine.send(\"coin\")), each name looked up per send.")
         out.append("T: measured again after starting a second (sleeping) thread: the machine lock then takes a")
         out.append("   compare-and-swap and an exchange per send, as in any program with more than one thread")
         out.append("   (alone, it uses plain stores); the C core takes no lock. confined: LocalStateMachine, not")
@@ -76,7 +80,8 @@ struct Report {
             let cells = ["C core (C program) \(cProgram)",
                          "C core \(Self.number(d.allocationsPerEvent["C core"], digits: 2))",
                          "Swift typed \(Self.number(d.allocationsPerEvent["Swift typed"], digits: 2))",
-                         "SCXML \(Self.number(d.allocationsPerEvent["SCXML"], digits: 2))"]
+                         "SCXML \(Self.number(d.allocationsPerEvent["SCXML"], digits: 2))",
+                         "SCXML names \(Self.number(d.allocationsPerEvent["SCXML, by name"], digits: 2))"]
             var line = "  " + Self.pad(chart.rawValue, 13, left: true) + cells.joined(separator: ", ")
             if let g = d.guardsPerEvent, let a = d.actionsPerEvent, g > 0 || a > 0 {
                 line += String(format: "  (%.2f guards, %.2f actions per event, same in every runner)", g, a)

@@ -2,7 +2,8 @@
 //
 //   bench-compare codegen FILE.c          write the charts as C tables for Benchmarks/C
 //   bench-compare profile CHART RUNNER N  dispatch N events with one runner (for callgrind:
-//                                         RUNNER is core, typed or scxml; run twice with
+//                                         RUNNER is core, typed, confined, scxml (event
+//                                         handles) or scxml-names (by name); run twice with
 //                                         different N and subtract to get instructions per event),
 //                                         or load the chart N times (RUNNER load), or parse its
 //                                         bytes with libxml2 alone N times (RUNNER libxml2)
@@ -92,7 +93,8 @@ func run(_ options: Options) throws {
     var report = Report(options: options, c: readCResults(options.cResults))
     for chart in options.charts where BenchChart.dispatched.contains(chart) {
         FileHandle.standardError.write("dispatching \(chart.rawValue)...\n".data(using: .utf8)!)
-        var runners = [try Runner.core(try CoreChart(chart)), try Runner.typed(chart), try Runner.scxml(chart)]
+        var runners = [try Runner.core(try CoreChart(chart)), try Runner.typed(chart), try Runner.scxml(chart),
+                       try Runner.scxmlByName(chart)]
         if chart == .turnstile { runners.append(try HandWrittenTurnstile.runner()) }
         if chart == .hierarchical { runners.append(try HandWrittenHierarchical.runner()) }
         report.dispatch[chart] = try Measure.dispatch(runners, chart: chart, period: try chart.period(),
@@ -135,7 +137,7 @@ do {
         for _ in 0..<count { try LoadBenchmark.libxml2Parse(bytes) }
     } else if arguments.first == "profile" {
         guard arguments.count == 4, let chart = BenchChart(rawValue: arguments[1]), let count = Int(arguments[3]) else {
-            throw BenchError("usage: bench-compare profile CHART core|typed|confined|scxml|load COUNT")
+            throw BenchError("usage: bench-compare profile CHART core|typed|confined|scxml|scxml-names|load|libxml2 COUNT")
         }
         let runner: Runner
         switch arguments[2] {
@@ -143,7 +145,8 @@ do {
         case "typed": runner = try Runner.typed(chart)
         case "confined": runner = try Runner.confined(chart)
         case "scxml": runner = try Runner.scxml(chart)
-        default: throw BenchError("runner must be core, typed, confined or scxml")
+        case "scxml-names": runner = try Runner.scxmlByName(chart)
+        default: throw BenchError("runner must be core, typed, confined, scxml or scxml-names")
         }
         try runner.dispatch(count)
         print(runner.configuration())

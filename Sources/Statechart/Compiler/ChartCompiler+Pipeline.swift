@@ -16,16 +16,22 @@ extension ChartCompiler {
     /// - Throws: ``ChartCompilationError`` with every error found (after pass 1 alone when the
     ///   tree is too deep to walk further).
     static func compile(_ definition: ChartDefinition) throws -> CompiledTables {
-        var compiler = ChartCompiler()
-        compiler.flatten(definition)
-        guard !compiler.errors.contains(where: { $0.code == .tooDeep }) else {
-            throw ChartCompilationError(compiler.errors)
+        // The root state: its children are the definition's own array, so every node's
+        // definition lives in storage `definition` holds for the whole compilation.
+        let root = StateDefinition(definition.name, initial: definition.initial, children: definition.states,
+                                   location: definition.location)
+        return try withUnsafePointer(to: root) { root in
+            var compiler = ChartCompiler()
+            compiler.flatten(root, onStart: definition.onStart)
+            guard !compiler.errors.contains(where: { $0.code == .tooDeep }) else {
+                throw ChartCompilationError(compiler.errors)
+            }
+            for s in compiler.nodes.indices { compiler.checkShape(s) }
+            let transitions = compiler.resolveTransitions()
+            let doneEvents = compiler.internDoneEvents()
+            if !compiler.errors.isEmpty { throw ChartCompilationError(compiler.errors) }
+            return try compiler.layOutTables(transitions, doneEvents: doneEvents, chartName: definition.name)
         }
-        for s in compiler.nodes.indices { compiler.checkShape(s) }
-        let transitions = compiler.resolveTransitions()
-        let doneEvents = compiler.internDoneEvents()
-        if !compiler.errors.isEmpty { throw ChartCompilationError(compiler.errors) }
-        return try compiler.layOutTables(transitions, doneEvents: doneEvents, chartName: definition.name)
     }
 
     /// Every transition in table order, and where each state's group and default entry are.

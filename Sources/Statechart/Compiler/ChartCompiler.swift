@@ -6,12 +6,20 @@ import CStateCore
 struct ChartCompiler {
     /// A state flattened in document order (index 0 is the `<scxml>` root). Its path, used in
     /// error messages only, is built from the parents when one is reported.
+    ///
+    /// A node refers to its definition in the chart being compiled rather than holding a copy
+    /// (a copy retains and releases every array, string and closure of the state): the
+    /// definitions live, unchanged, for the whole compilation (``compile(_:)`` holds them).
     struct Node {
-        var definition: StateDefinition
+        /// The definition, in the storage of its parent's `children` (the root's is ``compile(_:)``'s).
+        let state: UnsafePointer<StateDefinition>
         var parent: Int
         var depth: Int
         var lastDescendant: Int
         var kind: sc_state_kind
+
+        /// The state's definition, read in place.
+        var definition: StateDefinition { unsafeAddress { state } }
     }
 
     /// A transition with resolved ids, before layout: its targets and descriptors are ranges of
@@ -54,21 +62,24 @@ struct ChartCompiler {
 
     // MARK: - Flattening
 
-    mutating func flatten(_ chart: ChartDefinition) {
-        let root = StateDefinition(chart.name, initial: chart.initial, children: chart.states,
-                                   location: chart.location)
-        let count = Self.count(chart.states)
+    /// Flattens the tree under `root` (the chart's root state, whose children are the chart's
+    /// top-level states); `root` and every definition under it must outlive the compiler.
+    mutating func flatten(_ root: UnsafePointer<StateDefinition>, onStart: [Action]) {
+        let states = root.pointee.children
+        let count = Self.count(states)
         nodes.reserveCapacity(count + 1)
         index.reserveCapacity(count)
-        nodes.append(Node(definition: root, parent: -1, depth: 0, lastDescendant: 0, kind: SC_COMPOUND))
-        startActions = chart.onStart
-        if chart.states.isEmpty {
+        nodes.append(Node(state: root, parent: -1, depth: 0, lastDescendant: 0, kind: SC_COMPOUND))
+        startActions = onStart
+        if states.isEmpty {
             fail(.emptyChart, 0, "a chart needs at least one state")
         }
-        chart.states.withUnsafeBufferPointer { states in
+        states.withUnsafeBufferPointer { states in
             for index in states.indices { add(states.baseAddress! + index, parent: 0) }
         }
         nodes[0].lastDescendant = nodes.count - 1
+        // Target lists are shared by the transitions naming the same states: about one per state.
+        targetMemo = StorageMemo(capacity: nodes.count)
     }
 
     private static func count(_ states: [StateDefinition]) -> Int {
@@ -84,7 +95,7 @@ struct ChartCompiler {
         return path(of: nodes[state].parent) + "/" + (id.isEmpty ? "#\(state)" : id)
     }
 
-    /// Appends the state at `pointer` and its descendants (read in place; each is copied once, into its node).
+    /// Appends the state at `pointer` and its descendants (read in place, never copied).
     private mutating func add(_ pointer: UnsafePointer<StateDefinition>, parent: Int) {
         let me = nodes.count
         var kind: sc_state_kind
@@ -98,17 +109,17 @@ struct ChartCompiler {
         case .history(let type):
             kind = type == .deep ? SC_HISTORY_DEEP : SC_HISTORY_SHALLOW
         }
-        nodes.append(Node(definition: pointer.pointee, parent: parent, depth: nodes[parent].depth + 1,
+        nodes.append(Node(state: pointer, parent: parent, depth: nodes[parent].depth + 1,
                           lastDescendant: me, kind: kind))
         transitionCount += pointer.pointee.transitions.count
         let id = pointer.pointee.id
         if id.isEmpty {
             fail(.emptyID, me, "state has an empty id; give every state a unique, non-empty id")
-        } else if let first = index[id] {
+        } else if let first = index.updateValue(me, forKey: id) {
+            // One hash per id: stored at once, and the first state put back on a duplicate.
+            index[id] = first
             let other = nodes[first].definition.location.map { " (first defined at \($0))" } ?? ""
             fail(.duplicateID, me, "duplicate state id '\(id)'\(other); state ids must be unique")
-        } else {
-            index[id] = me
         }
         if nodes[me].depth > Self.maximumDepth {
             fail(.tooDeep, me, "states are nested more than \(Self.maximumDepth) levels deep")
@@ -116,7 +127,6 @@ struct ChartCompiler {
         }
         let children = pointer.pointee.children
         if !children.isEmpty {
-            nodes[me].definition.children = []
             children.withUnsafeBufferPointer { children in
                 for index in children.indices { add(children.baseAddress! + index, parent: me) }
             }
@@ -311,12 +321,12 @@ struct ChartCompiler {
     /// The default-entry transition of a compound state (or the root): `<initial>`, the
     /// `initial` attribute, or the first child in document order.
     mutating func initialTransition(of s: Int) -> PendingTransition? {
-        let definition = nodes[s].definition
+        let definition = nodes[s].state   // read in place
         let start: Int
         var action = UInt32(SC_NONE)
         let what = s == 0 ? "initial state" : "initial state of \(describe(s))"
-        if let initial = definition.initialTransition {
-            if !definition.initial.isEmpty {
+        if let initial = definition.pointee.initialTransition {
+            if !definition.pointee.initial.isEmpty {
                 fail(.invalidInitial, s, "\(describe(s)) has both an 'initial' attribute and an <initial> element; keep one")
             }
             if !initial.events.isEmpty || initial.guardCondition != nil {
@@ -327,8 +337,8 @@ struct ChartCompiler {
                                          location: initial.location) else { return nil }
             start = resolved
             action = actionID(initial.actions)
-        } else if !definition.initial.isEmpty {
-            guard let resolved = resolve(definition.initial, from: s, what: what, suffix: "",
+        } else if !definition.pointee.initial.isEmpty {
+            guard let resolved = resolve(definition.pointee.initial, from: s, what: what, suffix: "",
                                          location: nil) else { return nil }
             start = resolved
         } else {
@@ -390,33 +400,33 @@ struct ChartCompiler {
     /// parallel states take no initial, compound states need a non-history child.
     mutating func checkShape(_ s: Int) {
         let node = nodes[s]
-        let definition = node.definition
+        let definition = node.state   // read in place
         let hasChildren = node.lastDescendant > s
         switch node.kind {
         case SC_FINAL:
-            if hasChildren { fail(.invalidFinal, s, "final state '\(definition.id)' cannot contain states") }
-            if !definition.transitions.isEmpty {
-                fail(.invalidFinal, s, "final state '\(definition.id)' cannot have transitions")
+            if hasChildren { fail(.invalidFinal, s, "final state '\(definition.pointee.id)' cannot contain states") }
+            if !definition.pointee.transitions.isEmpty {
+                fail(.invalidFinal, s, "final state '\(definition.pointee.id)' cannot have transitions")
             }
         case SC_HISTORY_SHALLOW, SC_HISTORY_DEEP:
-            if hasChildren { fail(.invalidHistory, s, "history state '\(definition.id)' cannot contain states") }
-            if !definition.transitions.isEmpty || !definition.onEntry.isEmpty || !definition.onExit.isEmpty {
-                fail(.invalidHistory, s, "history state '\(definition.id)' can only have a default transition")
+            if hasChildren { fail(.invalidHistory, s, "history state '\(definition.pointee.id)' cannot contain states") }
+            if !definition.pointee.transitions.isEmpty || !definition.pointee.onEntry.isEmpty || !definition.pointee.onExit.isEmpty {
+                fail(.invalidHistory, s, "history state '\(definition.pointee.id)' can only have a default transition")
             }
         case SC_PARALLEL:
-            if !definition.initial.isEmpty || definition.initialTransition != nil {
-                fail(.invalidParallel, s, "parallel state '\(definition.id)' cannot have an initial state; all its children are entered")
+            if !definition.pointee.initial.isEmpty || definition.pointee.initialTransition != nil {
+                fail(.invalidParallel, s, "parallel state '\(definition.pointee.id)' cannot have an initial state; all its children are entered")
             }
             if firstStateChild(s) == nil {
-                fail(.invalidParallel, s, "parallel state '\(definition.id)' needs at least one child state")
+                fail(.invalidParallel, s, "parallel state '\(definition.pointee.id)' needs at least one child state")
             }
         case SC_COMPOUND where s != 0:
             if firstStateChild(s) == nil {
-                fail(.misplacedHistory, s, "state '\(definition.id)' has only history children; add a child state for the history to remember")
+                fail(.misplacedHistory, s, "state '\(definition.pointee.id)' has only history children; add a child state for the history to remember")
             }
         case SC_ATOMIC:
-            if !definition.initial.isEmpty || definition.initialTransition != nil {
-                fail(.invalidInitial, s, "atomic state '\(definition.id)' has an initial state but no children")
+            if !definition.pointee.initial.isEmpty || definition.pointee.initialTransition != nil {
+                fail(.invalidInitial, s, "atomic state '\(definition.pointee.id)' has an initial state but no children")
             }
         default:
             break
@@ -424,12 +434,21 @@ struct ChartCompiler {
     }
 }
 
-/// Results computed for an array, found again by the array's storage (compared for equality, so a
-/// storage address reused by another array cannot give a wrong answer).
-struct StorageMemo<Element: Equatable> {
+/// Results computed for an array, found again by the array's storage. The memo keeps every
+/// array it was given, so a storage address it knows cannot be freed and reused by another
+/// array while it lives: the address alone identifies the array (arrays sharing a storage are
+/// equal).
+struct StorageMemo<Element> {
     /// Entries by their array's storage address (`HashIndex`, the address being its own hash).
-    private var index = HashIndex()
-    private var entries: [(array: [Element], range: Range<Int>)] = []
+    private var index: HashIndex
+    private var ranges: [Range<Int>] = []
+    /// The arrays, kept alive (see above); never read.
+    private var arrays: [[Element]] = []
+
+    /// A memo with room for `capacity` arrays before its index grows.
+    init(capacity: Int = 8) {
+        index = HashIndex(capacity: capacity)
+    }
 
     @inline(__always)
     private static func key(_ array: [Element]) -> UInt64? {
@@ -440,18 +459,18 @@ struct StorageMemo<Element: Equatable> {
     /// The range stored for `array`, if any.
     func find(_ array: [Element]) -> Range<Int>? {
         guard let key = Self.key(array), let entry = index.find(key, where: { _ in true }) else { return nil }
-        let stored = entries[entry]
-        return stored.array == array ? stored.range : nil
+        return ranges[entry]
     }
 
     /// Stores `range` for `array` (replacing an entry for the same storage).
     mutating func insert(_ array: [Element], _ range: Range<Int>) {
         guard let key = Self.key(array) else { return }
         if let entry = index.find(key, where: { _ in true }) {
-            entries[entry] = (array, range)
+            ranges[entry] = range
         } else {
-            index.insert(key, entry: entries.count)
-            entries.append((array, range))
+            index.insert(key, entry: ranges.count)
+            ranges.append(range)
+            arrays.append(array)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A compiled chart's identity, never reused within a process: what a value resolved against
-/// one chart (an SCXML machine's `EventName`, holding the chart's event id) keeps to recognise
+/// one chart (an SCXML machine's `EventHandle`, holding the chart's event id) keeps to recognise
 /// that chart again. `ObjectIdentifier` would not do: once a chart is freed, a new chart can be
 /// allocated at the same address and get the same identifier, and a stale value would then
 /// pass for one of the new chart's.

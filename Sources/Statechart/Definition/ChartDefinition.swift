@@ -115,23 +115,21 @@ public struct StateDefinition: Sendable {
     public var doneData: DoneData?
     /// Where the state was written, for error messages.
     public var location: SourceLocation?
+}
 
+extension StateDefinition {
     /// A state with every part given explicitly.
     public init(_ id: String, kind: Kind = .state, initial: [String] = [],
                 initialTransition: TransitionDefinition? = nil, children: [StateDefinition] = [],
                 transitions: [TransitionDefinition] = [], onEntry: [Action] = [], onExit: [Action] = [],
                 invocations: [Invocation] = [], doneData: DoneData? = nil, location: SourceLocation? = nil) {
-        self.id = id
-        self.kind = kind
-        self.initial = initial
-        self.initialTransition = initialTransition
-        self.children = children
-        self.transitions = transitions
-        self.onEntry = onEntry
-        self.onExit = onExit
-        self.invocations = invocations
-        self.doneData = doneData
-        self.location = location
+        // The memberwise initializer (synthesized because no initializer is declared in the
+        // type's body): an initializer assigning the properties one by one makes the optimizer
+        // build the value twice, retaining every array and closure for a copy and releasing
+        // them again, on every state of a loaded chart.
+        self.init(id: id, kind: kind, initial: initial, initialTransition: initialTransition, children: children,
+                  transitions: transitions, onEntry: onEntry, onExit: onExit, invocations: invocations,
+                  doneData: doneData, location: location)
     }
 
     /// A `<parallel>` state.
@@ -187,16 +185,15 @@ public struct TransitionDefinition: Sendable {
     public var actions: [Action]
     /// Where the transition was written, for error messages.
     public var location: SourceLocation?
+}
 
+extension TransitionDefinition {
     /// A transition with every part given explicitly.
     public init(on events: [String] = [], guard guardCondition: Guard? = nil, to targets: [String] = [],
                 type: TransitionType = .external, actions: [Action] = [], location: SourceLocation? = nil) {
-        self.events = events
-        self.guardCondition = guardCondition
-        self.targets = targets
-        self.type = type
-        self.actions = actions
-        self.location = location
+        // The memberwise initializer, as in StateDefinition: no copy of the transition is made.
+        self.init(events: events, guardCondition: guardCondition, targets: targets, type: type, actions: actions,
+                  location: location)
     }
 
     /// A transition on one descriptor (which may itself list several, space-separated) to one target.

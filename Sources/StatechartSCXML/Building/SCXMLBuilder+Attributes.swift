@@ -34,10 +34,17 @@ extension SCXMLBuilder {
     /// attribute is present. A value without separators is one token, and the arrays of equal
     /// values are one array (an event or a state named again shares it).
     mutating func tokens(_ values: AttributeValues, _ name: SCXMLName) -> (tokens: [String], present: Bool) {
-        guard let attribute = values.index(of: name) else { return ([], false) }
+        let list = tokenList(values, name)
+        return (list.tokens, list.present)
+    }
+
+    /// ``tokens(_:_:)`` with the ``TokenCache`` entry of a single-token value (`nil` for a
+    /// value with separators or non-ASCII bytes, or an absent or empty attribute).
+    mutating func tokenList(_ values: AttributeValues, _ name: SCXMLName) -> (tokens: [String], present: Bool, cached: Int?) {
+        guard let attribute = values.index(of: name) else { return ([], false, nil) }
         let record = tree.attributes[attribute]
         let start = Int(record.valueStart), count = Int(record.valueCount)
-        if count == 0 { return ([], true) }
+        if count == 0 { return ([], true, nil) }
         // ASCII without separators or "\r" (nearly every value): one token, maybe seen before.
         let base = tree.bytes.baseAddress! + start
         var index = 0
@@ -46,8 +53,11 @@ extension SCXMLBuilder {
             if byte >= 0x80 || byte <= 0x20 { break }
             index += 1
         }
-        if index == count { return (tokenCache.tokens(base, count: count), true) }
-        return (Self.tokens(tree.attributeValue(attribute)), true)
+        if index == count {
+            let entry = tokenCache.entry(base, count: count)
+            return (tokenCache.tokens(entry), true, entry)
+        }
+        return (Self.tokens(tree.attributeValue(attribute)), true, nil)
     }
 
     /// The element's attributes without a namespace, reporting those SCXML does not define for it.

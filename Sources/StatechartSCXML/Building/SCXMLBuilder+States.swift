@@ -68,50 +68,58 @@ extension SCXMLBuilder {
         let allowedChildren = rule.children
         let values = attributes(of: element, allowed: rule.attributes)
         let id = values[.id]
-        let initial = tokens(values, .initial)
-        var state = SCXMLState(
-            kind: kind, id: id ?? "", isGeneratedID: id == nil, sourceLocation: location(element),
-            initial: initial.tokens)
+        let (initial, initialPresent, _) = tokenList(values, .initial)
         if let id, !NameSyntax.isXMLID(id) {
             report(
                 element,
                 "<\(tree.localName(element))> has the id '\(id)', which is not an XML ID; a state id starts with a letter "
                     + "or '_', followed by letters, digits, '.', '-' or '_' (such as 's1')")
         }
-        if initial.present && state.initial.isEmpty {
+        if initialPresent && initial.isEmpty {
             report(element, "\(describe(element)) has an empty 'initial' attribute; name a child state or remove the attribute")
         }
+        var historyType: SCXMLHistoryType?
         if kind == .history {
-            state.historyType = .shallow
+            historyType = .shallow
             if let type = values[.type] {
                 if let value = SCXMLHistoryType(rawValue: type) {
-                    state.historyType = value
+                    historyType = value
                 } else {
                     report(element, "<history> has type '\(type)'; expected 'shallow' or 'deep'")
                 }
             }
         }
 
+        // The parts are gathered in locals and the state is made once at the end, so that no
+        // part (nor the whole state, 368 bytes) is copied on the way.
+        var transitions: [SCXMLTransition] = []
+        var children: [SCXMLState] = []
+        var onEntry: [SCXMLExecutableBlock] = []
+        var onExit: [SCXMLExecutableBlock] = []
+        var invokes: [SCXMLInvoke] = []
+        var initialElement: SCXMLInitial?
+        var datamodelElement: SCXMLDataModel?
+        var doneData: SCXMLDoneData?
         var seenInitial = false
         var seenDatamodel = false
         var seenDonedata = false
         var transitionCount = 0
-        let children = scxmlChildren(of: element)
-        if children.count > 1 {
+        let childRange = scxmlChildren(of: element)
+        if childRange.count > 1 {
             // Most children are transitions or states: size those arrays once.
-            var transitions = 0
-            var states = 0
-            for index in children {
+            var transitionChildren = 0
+            var stateChildren = 0
+            for index in childRange {
                 switch tree.code(child(index)) {
-                case .transition: transitions += 1
-                case .state, .parallel, .final, .history: states += 1
+                case .transition: transitionChildren += 1
+                case .state, .parallel, .final, .history: stateChildren += 1
                 default: break
                 }
             }
-            if transitions > 1 && kind != .history { state.transitions.reserveCapacity(transitions) }
-            if states > 1 { state.children.reserveCapacity(states) }
+            if transitionChildren > 1 && kind != .history { transitions.reserveCapacity(transitionChildren) }
+            if stateChildren > 1 { children.reserveCapacity(stateChildren) }
         }
-        for index in children {
+        for index in childRange {
             let child = child(index)
             let name = tree.code(child)
             guard allowedChildren.contains(name) else {
@@ -120,35 +128,35 @@ extension SCXMLBuilder {
             }
             switch name {
             case .onentry:
-                state.onEntry.append(buildBlock(child))
+                onEntry.append(buildBlock(child))
             case .onexit:
-                state.onExit.append(buildBlock(child))
+                onExit.append(buildBlock(child))
             case .transition:
                 transitionCount += 1
                 let role: TransitionRole = kind == .history ? .history : .state
                 if kind != .history || transitionCount == 1 {
-                    state.transitions.append(buildTransition(child, role: role))
+                    transitions.append(buildTransition(child, role: role))
                 } else {
                     _ = buildTransition(child, role: role)
                 }
             case .initial:
                 let initial = buildInitial(child)
-                if once(child, in: element, seen: &seenInitial) { state.initialElement = initial }
+                if once(child, in: element, seen: &seenInitial) { initialElement = initial }
             case .state, .parallel, .final, .history:
-                state.children.append(buildState(child))
+                children.append(buildState(child))
             case .datamodel:
                 let datamodel = buildDataModel(child)
-                if once(child, in: element, seen: &seenDatamodel) { state.datamodelElement = datamodel }
+                if once(child, in: element, seen: &seenDatamodel) { datamodelElement = datamodel }
             case .invoke:
-                state.invokes.append(buildInvoke(child))
+                invokes.append(buildInvoke(child))
             case .donedata:
-                let doneData = buildDoneData(child)
-                if once(child, in: element, seen: &seenDonedata) { state.doneData = doneData }
+                let done = buildDoneData(child)
+                if once(child, in: element, seen: &seenDonedata) { doneData = done }
             default:
                 misplaced(child, in: element, allowed: allowedChildren)
             }
         }
-        pop(children)
+        pop(childRange)
         if kind == .history {
             if transitionCount == 0 {
                 // Qt Creator writes these; the validator gives it the parent's initial state(s).
@@ -163,7 +171,12 @@ extension SCXMLBuilder {
                         + "configuration); found \(transitionCount)")
             }
         }
-        return state
+        return SCXMLState(
+            kind: kind, id: id ?? "", isGeneratedID: id == nil, sourceLocation: location(element),
+            initial: consume initial, initialElement: consume initialElement, historyType: historyType,
+            transitions: consume transitions, onEntry: consume onEntry, onExit: consume onExit,
+            children: consume children, datamodelElement: consume datamodelElement, invokes: consume invokes,
+            doneData: consume doneData)
     }
 
     // MARK: - Transitions
@@ -175,12 +188,17 @@ extension SCXMLBuilder {
     @inline(__always)
     mutating func buildTransition(_ element: Element, role: TransitionRole) -> SCXMLTransition {
         let values = attributes(of: element, allowed: SCXMLName.transition.rule.attributes)
-        let events = tokens(values, .event)
-        for descriptor in events.tokens where !NameSyntax.isEventDescriptor(descriptor) {
-            report(
-                element,
-                "<transition> has the event descriptor '\(descriptor)'; a descriptor is an event name (tokens of letters, "
-                    + "digits, '_', '-' or ':' joined by single dots, such as 'door.open'), optionally ending in '.*', or '*'")
+        let (eventTokens, eventsPresent, eventEntry) = tokenList(values, .event)
+        // A name seen before (one cache entry) was checked then.
+        let eventsValid = eventEntry.map { tokenCache.isEventDescriptor($0) } ?? false
+        if !eventsValid {
+            for descriptor in eventTokens where !NameSyntax.isEventDescriptor(descriptor) {
+                report(
+                    element,
+                    "<transition> has the event descriptor '\(descriptor)'; a descriptor is an event name (tokens of "
+                        + "letters, digits, '_', '-' or ':' joined by single dots, such as 'door.open'), optionally "
+                        + "ending in '.*', or '*'")
+            }
         }
         let cond = values[.cond]
         let targets = tokens(values, .target).tokens
@@ -194,7 +212,7 @@ extension SCXMLBuilder {
         }
         switch role {
         case .state:
-            if events.tokens.isEmpty && cond == nil && targets.isEmpty {
+            if eventTokens.isEmpty && cond == nil && targets.isEmpty {
                 report(element, "<transition> needs at least one of 'event', 'cond' or 'target'")
             }
         case .initial, .history:
@@ -203,7 +221,7 @@ extension SCXMLBuilder {
                 role == .initial
                 ? "it is taken unconditionally when the parent state is entered"
                 : "it gives the default history configuration"
-            if events.present {
+            if eventsPresent {
                 report(element, "the <transition> of \(owner) cannot have an 'event' attribute: \(purpose)")
             }
             if cond != nil {
@@ -217,9 +235,11 @@ extension SCXMLBuilder {
             }
         }
         let actions = tree.nodes[Int(element)].firstChild < 0 ? [] : buildActions(in: element)
+        // `consume`: the values move into the transition (without it the optimizer builds the
+        // transition twice, retaining every field for a copy and releasing the other).
         return SCXMLTransition(
-            sourceLocation: location(element), events: events.tokens, cond: cond, targets: targets, type: type,
-            actions: actions)
+            sourceLocation: location(element), events: consume eventTokens, cond: consume cond,
+            targets: consume targets, type: type, actions: consume actions)
     }
 
     mutating func buildInitial(_ element: Element) -> SCXMLInitial? {

@@ -22,13 +22,15 @@ struct SCXMLBuilder {
     var stateCount = 0
     /// The SCXML children of the elements being built, innermost last.
     private var childStack: [Element] = []
-    var tokenCache = TokenCache()
+    var tokenCache: TokenCache
 
     init(tree: XMLTree, fileName: String, limits: SCXMLParser.Limits) {
         self.owner = tree
         self.tree = tree.view
         self.fileName = fileName
         self.limits = limits
+        // Distinct names and ids: about one attribute in eight in a large chart.
+        tokenCache = TokenCache(capacity: max(128, tree.view.attributes.count / 8))
         childStack.reserveCapacity(64)
     }
 

@@ -15,12 +15,14 @@ public struct SCXMLState: Sendable, Hashable {
         case history
     }
 
-    /// The element kind.
-    public var kind: Kind
+    // (`id` is declared before `kind` so that the synthesized memberwise initializer, which the
+    // public one calls, has labels of its own.)
     /// The `id` attribute, or a generated id (such as `__state3`) when the element has none.
     /// Generated ids start with `__`, never collide with ids in the document, and depend only on
     /// the document's structure (the number is the state's position in document order).
     public var id: String
+    /// The element kind.
+    public var kind: Kind
     /// `true` when ``id`` was generated because the element has no `id` attribute.
     public var isGeneratedID: Bool
     /// Where the element starts.
@@ -47,30 +49,6 @@ public struct SCXMLState: Sendable, Hashable {
     /// For `<final>`: its `<donedata>`, if any.
     public var doneData: SCXMLDoneData?
 
-    /// Creates a state.
-    public init(
-        kind: Kind, id: String, isGeneratedID: Bool = false, sourceLocation: SCXMLSourceLocation,
-        initial: [String] = [], initialElement: SCXMLInitial? = nil, historyType: SCXMLHistoryType? = nil,
-        transitions: [SCXMLTransition] = [], onEntry: [SCXMLExecutableBlock] = [],
-        onExit: [SCXMLExecutableBlock] = [], children: [SCXMLState] = [],
-        datamodelElement: SCXMLDataModel? = nil, invokes: [SCXMLInvoke] = [], doneData: SCXMLDoneData? = nil
-    ) {
-        self.kind = kind
-        self.id = id
-        self.isGeneratedID = isGeneratedID
-        self.sourceLocation = sourceLocation
-        self.initial = initial
-        self.initialElement = initialElement
-        self.historyType = historyType
-        self.transitions = transitions
-        self.onEntry = onEntry
-        self.onExit = onExit
-        self.children = children
-        self.datamodelElement = datamodelElement
-        self.invokes = invokes
-        self.doneData = doneData
-    }
-
     /// The child states that are real states, that is, every child except `<history>` pseudo-states.
     public var childStates: [SCXMLState] { children.filter { $0.kind != .history } }
 
@@ -79,6 +57,26 @@ public struct SCXMLState: Sendable, Hashable {
 
     /// `true` for a `<state>` with child states.
     public var isCompound: Bool { kind == .state && !childStates.isEmpty }
+}
+
+extension SCXMLState {
+    /// Creates a state.
+    public init(
+        kind: Kind, id: String, isGeneratedID: Bool = false, sourceLocation: SCXMLSourceLocation,
+        initial: [String] = [], initialElement: SCXMLInitial? = nil, historyType: SCXMLHistoryType? = nil,
+        transitions: [SCXMLTransition] = [], onEntry: [SCXMLExecutableBlock] = [],
+        onExit: [SCXMLExecutableBlock] = [], children: [SCXMLState] = [],
+        datamodelElement: SCXMLDataModel? = nil, invokes: [SCXMLInvoke] = [], doneData: SCXMLDoneData? = nil
+    ) {
+        // The synthesized memberwise initializer: one assigning the properties one by one makes
+        // the optimizer build the state twice, retaining every part for a copy and releasing the
+        // other, for every state of a parsed document.
+        self.init(
+            id: id, kind: kind, isGeneratedID: isGeneratedID, sourceLocation: sourceLocation, initial: initial,
+            initialElement: initialElement, historyType: historyType, transitions: transitions, onEntry: onEntry,
+            onExit: onExit, children: children, datamodelElement: datamodelElement, invokes: invokes,
+            doneData: doneData)
+    }
 }
 
 /// The `type` of a `<history>` pseudo-state.
@@ -105,10 +103,12 @@ public struct SCXMLInitial: Sendable, Hashable {
 
 /// A `<transition>` element.
 public struct SCXMLTransition: Sendable, Hashable {
-    /// Where the element starts.
-    public var sourceLocation: SCXMLSourceLocation
+    // (`events` is declared before `sourceLocation` so that the synthesized memberwise
+    // initializer, which the public one calls, has labels of its own.)
     /// The event descriptors of the `event` attribute (split at whitespace); empty for an eventless transition.
     public var events: [String]
+    /// Where the element starts.
+    public var sourceLocation: SCXMLSourceLocation
     /// The `cond` attribute.
     public var cond: String?
     /// The state ids of the `target` attribute (split at whitespace); empty for a targetless transition.
@@ -118,17 +118,17 @@ public struct SCXMLTransition: Sendable, Hashable {
     /// The executable content, run when the transition is taken.
     public var actions: [SCXMLExecutable]
 
+}
+
+extension SCXMLTransition {
     /// Creates a transition.
     public init(
         sourceLocation: SCXMLSourceLocation, events: [String] = [], cond: String? = nil,
         targets: [String] = [], type: SCXMLTransitionType = .external, actions: [SCXMLExecutable] = []
     ) {
-        self.sourceLocation = sourceLocation
-        self.events = events
-        self.cond = cond
-        self.targets = targets
-        self.type = type
-        self.actions = actions
+        // The synthesized memberwise initializer, as in SCXMLState: no copy is made.
+        self.init(events: events, sourceLocation: sourceLocation, cond: cond, targets: targets, type: type,
+                  actions: actions)
     }
 }
 

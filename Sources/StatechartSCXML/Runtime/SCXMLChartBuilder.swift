@@ -7,12 +7,16 @@ struct SCXMLChartBuilder {
     private let lateBinding: Bool
     /// The ids of the top-level states.
     private let topLevelIDs: Set<String>
+    /// Whether `In()` conditions become state tests (the null datamodel's conditions only).
+    private let compilesStateTests: Bool
 
-    init(session: SCXMLSession) {
+    /// A builder for `session`'s document, run by a `datamodel`.
+    init(session: SCXMLSession, datamodel: any SCXMLDatamodel.Type) {
         self.session = session
         let document = session.document
         lateBinding = document.binding == .late
         topLevelIDs = Set(document.states.map(\.id))
+        compilesStateTests = datamodel == NullDatamodel.self && session.options.compilesStateTests
     }
 
     func chart() -> ChartDefinition {
@@ -74,13 +78,9 @@ struct SCXMLChartBuilder {
             entry.append { ctx in session.initializeLateData(of: s, ctx: ctx) }
         }
         // Each <onentry>/<onexit> element is its own block: an error stops only that block.
-        for block in s.onEntry {
-            entry.append { ctx in session.run(block.actions, ctx: ctx, origin: .onEntry(s.id)) }
-        }
+        for block in s.onEntry { entry.append(action(block.actions, origin: .onEntry(s.id))) }
         definition.onEntry = entry
-        for block in s.onExit {
-            definition.onExit.append { ctx in session.run(block.actions, ctx: ctx, origin: .onExit(s.id)) }
-        }
+        for block in s.onExit { definition.onExit.append(action(block.actions, origin: .onExit(s.id))) }
         if s.kind == .final && topLevelIDs.contains(s.id) {
             // exitInterpreter: a top-level final's done data goes to the invoking session.
             definition.onExit.append { ctx in session.returnDoneEvent(from: s, ctx: ctx) }
@@ -108,6 +108,33 @@ struct SCXMLChartBuilder {
         return definition
     }
 
+    /// One block of executable content as an action. A block of `<log>`s without `expr` calls
+    /// the log hook with each label directly: nothing in it reads the datamodel or can fail, so
+    /// the interpreter's per-block work (error handling, the content's origin for the outgoing
+    /// hook, the switch over each element) has nothing to do, and the labels are the closure's
+    /// own (no reference counting per call).
+    private func action(_ block: [SCXMLExecutable], origin: SCXMLOutgoingEvent.Origin?) -> Action {
+        let session = self.session
+        var labels: [String?] = []
+        for item in block {
+            guard case .log(let log) = item, log.expr == nil else {
+                return { ctx in session.run(block, ctx: ctx, origin: origin) }
+            }
+            labels.append(log.label)
+        }
+        if labels.count == 1, let label = labels.first {
+            return { ctx in
+                session.rememberEvent(ctx)
+                session.log(label, "")
+            }
+        }
+        let all = labels
+        return { ctx in
+            session.rememberEvent(ctx)
+            for label in all { session.log(label, "") }
+        }
+    }
+
     private func transition(copy t: SCXMLTransition) -> TransitionDefinition {
         withUnsafePointer(to: t) { transition($0) }
     }
@@ -116,13 +143,17 @@ struct SCXMLChartBuilder {
         let session = self.session
         var condition: Guard?
         if let cond = t.pointee.cond {
-            condition = { ctx in session.condition(cond, ctx: ctx) }
+            if compilesStateTests, let test = NullExpression(cond)?.staticCondition.flatMap(StateTestCondition.init) {
+                // Resolved once the chart is compiled (SCXMLMachine.init); the null datamodel
+                // has no `_event` to keep current, so nothing else happens per evaluation.
+                session.stateTests.append(test)
+                condition = { _ in test.evaluate { session.isActive(stateIndex: $0) } }
+            } else {
+                condition = { ctx in session.condition(cond, ctx: ctx) }
+            }
         }
         var actions: [Action] = []
-        if !t.pointee.actions.isEmpty {
-            let content = t.pointee.actions
-            actions = [{ ctx in session.run(content, ctx: ctx) }]
-        }
+        if !t.pointee.actions.isEmpty { actions = [action(t.pointee.actions, origin: nil)] }
         // ".*" is the schema's other spelling of "*" (the IRP tests 311 and 312 use it). The
         // document's arrays are used as they are otherwise (shared, not copied).
         var events = t.pointee.events

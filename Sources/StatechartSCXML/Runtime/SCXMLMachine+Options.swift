@@ -105,6 +105,11 @@ extension SCXMLMachine {
         /// `<send>`) and the event is not delivered, never silently dropped. Default 1,000,000.
         public var maximumMailboxEvents = 1_000_000
 
+        /// Whether null-datamodel conditions made only of `In()`, `!`, `&&`, `||`, `true` and
+        /// `false` become state tests when the chart is built (``StateTestCondition``) instead of
+        /// going through the datamodel. Always on, except in the tests that compare the two.
+        package var compilesStateTests = true
+
         /// Options accepting documents of the given datamodels; the first one also serves
         /// documents that declare none.
         ///

@@ -132,7 +132,7 @@ public final class SCXMLMachine: @unchecked Sendable {
         let chart: CompiledChart
         do {
             let session = self.session
-            chart = try NestingStack.run(depth: depth) { try CompiledChart(SCXMLChartBuilder(session: session).chart()) }
+            chart = try NestingStack.run(depth: depth) { try CompiledChart(SCXMLChartBuilder(session: session, datamodel: datamodelType).chart()) }
         } catch let error as ChartCompilationError {
             throw SCXMLLoadError(diagnostics: error.errors.map { error in
                 let location = error.location.map { SCXMLSourceLocation(file: $0.file, line: $0.line, column: $0.column) }
@@ -142,6 +142,8 @@ public final class SCXMLMachine: @unchecked Sendable {
         }
         machine = Machine(chart, options: options.machine, clock: options.clock)
         session.machine = machine
+        for test in session.stateTests { test.resolve { [machine] in machine.stateIndex(of: $0) } }
+        session.stateTests = []
         // A transition whose targets cannot be active together once history is resolved is not
         // taken; the document hears of it as error.execution (SCXML 5.10).
         machine.setTransitionErrorHandler { [weak session] ctx, message in

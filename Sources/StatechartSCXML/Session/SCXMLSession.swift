@@ -89,6 +89,9 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     var sendCounter = 0
     var invokeCounter = 0
     var initializedStates: Set<String> = []
+    /// The conditions compiled to state tests while the chart is built, until the machine
+    /// resolves their state ids (SCXMLMachine.init).
+    var stateTests: [StateTestCondition] = []
 
     struct ParentLink {
         weak var session: SCXMLSession?

@@ -267,13 +267,22 @@ struct SAXState {
             }
             tree.bytes.append(contentsOf: buffer)
             tree.nodes[Int(last)].textCount += Int32(length)
+            if lastRecord.isASCIIBlank { tree.nodes[Int(last)].isASCIIBlank = Self.isASCIIBlank(buffer) }
             return
         }
         var node = XMLTree.Node(kind: kind)
         node.textStart = Int32(tree.bytes.count)
         node.textCount = Int32(buffer.count)
+        node.isASCIIBlank = Self.isASCIIBlank(buffer)
         tree.bytes.append(contentsOf: buffer)
         _ = append(node)
+    }
+
+    /// Whether every byte is ASCII whitespace (the bytes are at hand now; the builder asks later).
+    @inline(__always)
+    private static func isASCIIBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where !isASCIIWhitespace(byte) { return false }
+        return true
     }
 
     mutating func comment(_ text: UnsafePointer<xmlChar>?) {

@@ -17,6 +17,9 @@ final class XMLTree {
     /// processing-instruction data are byte ranges of ``bytes``.
     struct Node: Sendable {
         var kind: Kind
+        /// A text or CDATA node whose bytes are all ASCII whitespace (the indentation between
+        /// elements), known from when it was read: tested without reading the text again.
+        var isASCIIBlank = false
         /// An element's local name, a processing instruction's target.
         var name: Int32 = -1
         var prefix: Int32 = -1

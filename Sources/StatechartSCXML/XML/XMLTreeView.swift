@@ -76,6 +76,7 @@ struct XMLTreeView {
     /// Whether a text node holds only whitespace (`Character.isWhitespace`).
     func isBlank(_ node: Index) -> Bool {
         let record = nodes[Int(node)]
+        if record.isASCIIBlank { return true }
         var index = Int(record.textStart)
         let end = index + Int(record.textCount)
         while index < end {
