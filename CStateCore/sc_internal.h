@@ -73,7 +73,13 @@ typedef struct sc_enabled {
     sc_id domain;       /* the transition's domain for this microstep (SC_NONE: targetless) */
 } sc_enabled;
 
+struct sc_plan;
+
 struct sc_machine {
+    /* sc_machine_dispatch's fast path: the plans of the current configuration's set while nothing
+     * but a plan can be needed, else NULL (sc_plan.h: sc_plan_gate); always NULL when the plan
+     * cache is left out. One word tested once for "busy, halted, not started, events pending". */
+    struct sc_plan *fast_set;
     const sc_chart *chart;
     sc_host host;
     uint32_t words;             /* W */

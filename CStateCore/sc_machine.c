@@ -108,6 +108,7 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     sc_step_count_configuration(m);
     sc_plan_init(m);
     sc_plan_track(m);
+    sc_plan_gate(m);
     return m;
 }
 
@@ -144,6 +145,7 @@ sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
                             host->taken != m->host.taken;
     m->host = *host;
     if (observers_change) sc_plan_forget(m);
+    if (!m->busy) sc_plan_gate(m);      /* a release callback closes the fast path */
     return SC_OK;
 }
 
@@ -162,47 +164,42 @@ void sc_machine_destroy(sc_machine *m) {
 
 /* ---- entry points ------------------------------------------------------------------------- */
 
+/* Callbacks run between these two: sc_machine_dispatch's fast path is closed while they do (a
+ * callback's dispatch queues), and opened again when the machine is idle and nothing is pending. */
+static void enter_busy(sc_machine *m) {
+    m->busy = true;
+    sc_plan_close(m);
+}
+
+static void leave_busy(sc_machine *m) {
+    m->busy = false;
+    sc_plan_gate(m);
+}
+
 sc_status sc_machine_start(sc_machine *m) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
     if (m->busy) return SC_ERR_BUSY;
     if (m->started) return SC_ERR_BAD_ARGUMENT;
     m->started = true;
-    m->busy = true;
+    enter_busy(m);
     sc_status status = sc_step_enter_initial(m);
     sc_plan_track(m);
-    m->busy = false;
+    leave_busy(m);
     return status;
 }
 
 /* One external event's macrostep (busy is set): its microstep, from a plan when the cache holds
- * one, then the rest of the macrostep. Kept out of line so that sc_machine_dispatch's plan path
- * saves no more registers than it needs. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
+ * one, then the rest of the macrostep. */
 static sc_status process_external(sc_machine *m, const sc_event *event) {
     bool handled = sc_plan_take_event(m, event);
     sc_step_release(m, event);
     return sc_plan_complete(m, handled);
 }
 
-#if !SC_CONFIG_NO_PLAN_CACHE
-/* sc_machine_dispatch's path for a plan that needs callbacks, guards or the algorithm (WALK,
- * GUARDED, COMPUTE): the plan found is used without a second lookup. */
+/* The general path of sc_machine_dispatch, out of line so the plan path spills nothing. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-static sc_status replay_external(sc_machine *m, sc_plan *plan, sc_event event) {
-    m->busy = true;
-    bool handled = sc_plan_replay(m, plan, &event);
-    sc_step_release(m, &event);
-    sc_status status = sc_plan_complete(m, handled);
-    m->busy = false;
-    return status;
-}
-#endif
-
-/* The general path of sc_machine_dispatch, out of line so the plan path spills nothing. */
 static sc_status dispatch_event(sc_machine *m, sc_event event) {
     if (m->busy) return sc_machine_post(m, event);
     if (!m->started) return SC_ERR_NOT_STARTED;
@@ -210,35 +207,56 @@ static sc_status dispatch_event(sc_machine *m, sc_event event) {
         if (m->host.release) m->host.release(m->host.context, m, &event);
         return SC_HALTED;
     }
-    m->busy = true;
+    enter_busy(m);
     sc_status status = process_external(m, &event);
-    m->busy = false;
+    leave_busy(m);
     return status;
 }
 
 #if !SC_CONFIG_NO_PLAN_CACHE
-/* sc_machine_dispatch after a plan was found (or not): everything but the quiet fast path. Out of
- * line, so the fast path neither spills the event nor saves registers for the callbacks. */
+/* sc_machine_dispatch with its fast path open and a plan found that is not a whole macrostep by
+ * itself (WALK, GUARDED, COMPUTE, or a step after which eventless transitions may run): the plan
+ * is used without a second lookup. Out of line, so the fast path neither spills the event nor
+ * saves registers for the callbacks. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static sc_status dispatch_planned(sc_machine *m, sc_plan *plan, sc_event event) {
-    if (!plan) return dispatch_event(m, event);
-    if (plan->mode >= SC_PLAN_WALK) return replay_external(m, plan, event);     /* WALK, GUARDED, COMPUTE */
-    SC_PLAN_COUNT(replays[plan->mode]);
-    if (plan->mode == SC_PLAN_MASKS) sc_plan_apply_masks(m, plan, &plan->step);
-    bool handled = plan->mode == SC_PLAN_MASKS;
-    if (m->host.release) {
-        m->busy = true;
-        m->host.release(m->host.context, m, &event);
-        m->busy = false;
-    }
-    if (!(m->eventless_states | m->internal.count | m->invoke_pending_count))
-        return handled ? SC_OK : SC_UNHANDLED;
-    m->busy = true;
+    enter_busy(m);
+    bool handled = sc_plan_replay(m, plan, &event);
+    sc_step_release(m, &event);
     sc_status status = sc_plan_complete(m, handled);
-    m->busy = false;
+    leave_busy(m);
     return status;
+}
+#endif
+
+#if !SC_CONFIG_NO_PLAN_CACHE
+/* A plan found on the fast path: a plan that completes the macrostep by itself (a MASKS step
+ * without callbacks, or nothing enabled, with no eventless transition after it) is the whole
+ * dispatch, and a MASKS step stores where the next configuration's plans are. */
+static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan_cache *cache, sc_plan *plan, sc_event event) {
+    if (plan->fast == SC_PLAN_FAST_MASKS) {
+        SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
+        sc_plan_apply_masks(m, plan, &plan->step);
+        m->fast_set = sc_plan_set_at(cache, plan->step.u.masks.next_set);
+        return SC_OK;
+    }
+    if (plan->fast == SC_PLAN_FAST_UNHANDLED) {
+        SC_PLAN_COUNT(replays[SC_PLAN_UNHANDLED]);
+        return SC_UNHANDLED;
+    }
+    return dispatch_planned(m, plan, event);
+}
+
+/* The fast path of multi-word machines (their keys are compared word by word). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static sc_status dispatch_words(sc_machine *m, sc_plan *set, sc_event event) {
+    sc_plan_cache *cache = sc_plan_cache_of(m);
+    sc_plan *plan = sc_plan_find_words(m, cache, set, event.id);
+    return plan ? dispatch_fast(m, cache, plan, event) : dispatch_event(m, event);
 }
 #endif
 
@@ -247,23 +265,17 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
 #if SC_CONFIG_NO_PLAN_CACHE
     return dispatch_event(m, event);
 #else
-    /* A plan without callbacks (sc_plan.h) on a started machine outside a callback: when
-     * nothing is left to do after it, the macrostep is done without entering the algorithm.
-     * The key is 0 until the machine starts. Here only the quietest case, a MASKS plan with no
-     * release callback and nothing left to do; dispatch_planned does the rest. */
+    /* The fast path: fast_set is not NULL only when nothing but a plan can be needed (a started
+     * machine, idle, not halted, nothing pending, no release callback; sc_plan_gate), and then
+     * holds the current configuration's plans: its ways are searched for the event. Every other
+     * case leaves by a tail call, so this path saves no register. */
+    sc_plan *set = m->fast_set;
+    if (!set) return dispatch_event(m, event);
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    sc_plan *plan = cache->key && !m->busy && !m->halted ? sc_plan_find(m, cache, event.id) : NULL;
-    if (plan && plan->mode == SC_PLAN_MASKS && !m->host.release) {
-        sc_plan_apply_masks(m, plan, &plan->step);
-        SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
-        if (!(m->eventless_states | m->internal.count | m->invoke_pending_count)) return SC_OK;
-        m->busy = true;
-        sc_status status = sc_plan_complete(m, true);
-        m->busy = false;
-        return status;
-    }
-    if (plan && plan->mode >= SC_PLAN_WALK) return replay_external(m, plan, event);
-    return dispatch_planned(m, plan, event);
+    if (cache->key_words) return dispatch_words(m, set, event);
+    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++)
+        if (set[w].event == event.id && set[w].key == cache->key) return dispatch_fast(m, cache, &set[w], event);
+    return dispatch_event(m, event);
 #endif
 }
 
@@ -273,6 +285,7 @@ void sc_machine_interrupt(sc_machine *m, bool interrupt) {
 
 sc_status sc_machine_raise(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
+    sc_plan_close(m);       /* an event pending: the next dispatch runs the algorithm */
     return sc_queue_raise(m, event) ? SC_OK : SC_ERR_QUEUE_FULL;
 }
 
@@ -302,9 +315,9 @@ sc_status sc_machine_run(sc_machine *m) {
         /* A chart that posts to itself in every macrostep would keep this loop going forever. */
         if (processed++ >= m->max_steps) return SC_ERR_RUNAWAY;
         sc_queue_pop(&m->external, &event);
-        m->busy = true;
+        enter_busy(m);
         sc_status status = process_external(m, &event);
-        m->busy = false;
+        leave_busy(m);
         if (status < 0) return status;
     }
     if (m->halted) {
@@ -318,10 +331,10 @@ bool sc_machine_can_handle(sc_machine *m, sc_event event, bool evaluate_guards) 
     if (!m || !m->started || m->halted) return false;
     /* Busy while guards run, so a guard that sends to the machine queues instead of starting a
      * macrostep inside the query. */
-    bool was_busy = m->busy;
-    m->busy = true;
+    if (m->busy) return sc_step_would_select(m, &event, evaluate_guards);
+    enter_busy(m);
     bool handled = sc_step_would_select(m, &event, evaluate_guards);
-    m->busy = was_busy;
+    leave_busy(m);
     return handled;
 }
 
@@ -330,9 +343,9 @@ sc_status sc_machine_stop(sc_machine *m) {
     if (m->busy) return SC_ERR_BUSY;
     if (!m->started) return SC_ERR_NOT_STARTED;
     if (m->halted) return SC_HALTED;
-    m->busy = true;
+    enter_busy(m);
     sc_step_exit_interpreter(m);
-    m->busy = false;
+    leave_busy(m);
     release_queue(m, &m->internal);
     release_queue(m, &m->external);
     return SC_OK;
@@ -449,6 +462,7 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     m->started = true;
     m->halted = halted;
     sc_plan_track(m);
+    sc_plan_gate(m);
     return SC_OK;
 }
 

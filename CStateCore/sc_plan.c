@@ -9,8 +9,8 @@
  * and which callbacks it made: the same tests the algorithm would have made, done again once
  * per miss rather than noted on every step.
  *
- * A machine keeps SC_PLAN_SETS x SC_PLAN_WAYS plans, set associative by (configuration,
- * event). Plans depend on the chart alone, so they never go stale (not even across
+ * A machine keeps up to SC_PLAN_MAX_SETS x SC_PLAN_WAYS plans, set associative by configuration
+ * (the event picks the way). Plans depend on the chart alone, so they never go stale (not even across
  * sc_machine_restore); a full set only means the next miss overwrites one of its ways. A
  * replay makes the same callbacks with the same arguments in the same order as the microstep
  * it was recorded from.
@@ -22,7 +22,8 @@
 _Static_assert(SC_PLAN_MAX_PATH <= 64, "entry_defaults has one bit per entered state");
 _Static_assert(sizeof(sc_plan) == 48, "a plan is 48 bytes: 16 per machine");
 _Static_assert(SC_PLAN_MAX_CANDIDATES <= 8, "group_end has one bit per candidate");
-_Static_assert(sizeof(sc_plan_cache) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
+_Static_assert(sizeof(sc_plan_cache) % sizeof(uint64_t) == 0, "the plans are 8-aligned");
+_Static_assert(sizeof(sc_plan) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
 
 #if SC_PLAN_STATS
 sc_plan_stats sc_plan_counters;
@@ -41,14 +42,33 @@ static uint32_t key_words_for(uint32_t words) {
     return words > 1 && words <= SC_PLAN_MAX_KEY_WORDS ? words : 0;
 }
 
+/* Sets of plans for a chart: enough for its (configuration, event) pairs, at most
+ * SC_PLAN_MAX_SETS. Configurations are bounded by the atomic states when the chart has no parallel
+ * state (one active leaf); otherwise they are not counted. A 2-state, 2-event chart has 4 pairs:
+ * one set of 4 ways holds them all. */
+static uint32_t sets_for(const sc_chart *c) {
+    uint32_t atomic = 0;
+    for (sc_id s = 0; s < c->state_count; s++) {
+        if (c->states[s].kind == SC_PARALLEL) return SC_PLAN_MAX_SETS;
+        if (sc_is_atomic(c->states[s].kind)) atomic++;
+    }
+    uint64_t pairs = (uint64_t)atomic * (c->event_count ? c->event_count : 1);
+    uint32_t sets = 1;
+    while (sets < SC_PLAN_MAX_SETS && pairs > (uint64_t)sets * SC_PLAN_WAYS) sets *= 2;
+    return sets;
+}
+
 /* The cache's layout for a chart (see sc_plan_cache); returns its bytes. */
 static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
-    const size_t plans = SC_PLAN_SETS * SC_PLAN_WAYS;
+    const uint32_t sets = sets_for(c);
+    const size_t plans = (size_t)sets * SC_PLAN_WAYS;
     uint32_t key_words = key_words_for(words);
-    size_t candidates = sizeof(sc_plan_cache);
+    size_t candidates = sizeof(sc_plan_cache) + plans * sizeof(sc_plan);
     size_t words_at = candidates + (chart_has_guards(c) ? round_up8(plans * sizeof(sc_plan_candidates)) : 0);
     size_t before = words_at + plans * 2u * key_words * sizeof(uint64_t);
     if (cache) {
+        cache->set_mask = sets - 1;
+        cache->plan_count = (uint32_t)plans;
         cache->key_words = key_words;
         cache->candidates_offset = chart_has_guards(c) ? (uint32_t)candidates : 0;
         cache->words_offset = (uint32_t)words_at;
@@ -62,11 +82,11 @@ size_t sc_plan_cache_bytes(const sc_chart *c, uint32_t words) { return layout(c,
 void sc_plan_init(sc_machine *m) { layout(m->chart, m->words, sc_plan_cache_of(m)); }
 
 /* Word loops rather than memcmp/memcpy: keys are 2 to SC_PLAN_MAX_KEY_WORDS words. */
-sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_id event) {
-    uint32_t first = sc_plan_set(cache->hash, event), n = cache->key_words;
-    const uint64_t *words = sc_plan_words(cache, sc_plan_slot(cache, first));
+sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_plan *set, sc_id event) {
+    uint32_t n = cache->key_words;
+    const uint64_t *words = sc_plan_words(cache, set);
     for (uint32_t w = 0; w < SC_PLAN_WAYS; w++, words += 2u * n) {
-        sc_plan *p = sc_plan_slot(cache, first + w);
+        sc_plan *p = set + w;
         if (p->key != cache->key || p->event != event) continue;
         uint32_t i = 0;
         while (i < n && words[i] == m->configuration[i]) i++;
@@ -166,7 +186,7 @@ static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc
     if (!quiet) return false;
     step->mode = SC_PLAN_MASKS;
     step->u.masks.next_key = words == 1 ? m->configuration[0] : sc_plan_digest(m->configuration, words);
-    step->u.masks.next_hash = sc_plan_hash(step->u.masks.next_key);
+    step->u.masks.next_set = sc_plan_set_of(sc_plan_cache_of(m), step->u.masks.next_key);
     step->u.masks.eventless_states = m->eventless_states;
     step->u.masks.atomic_active = m->atomic_active;
     return true;
@@ -299,10 +319,11 @@ static void examine_step(sc_machine *m, const before_config *before, sc_plan_ste
 /* The slot (key, event) is kept in: its own, or a free or the oldest way of its set. */
 static sc_plan *slot_for(sc_machine *m, uint64_t key, sc_id event) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    uint32_t first = sc_plan_set(sc_plan_hash(key), event), way = 0;
-    while (way < SC_PLAN_WAYS && sc_plan_slot(cache, first + way)->key != 0) way++;
+    sc_plan *set = sc_plan_set_at(cache, sc_plan_set_of(cache, key));
+    uint32_t way = 0;
+    while (way < SC_PLAN_WAYS && set[way].key != 0 && !(set[way].key == key && set[way].event == event)) way++;
     if (way == SC_PLAN_WAYS) way = cache->clock++ % SC_PLAN_WAYS;
-    return sc_plan_slot(cache, first + way);
+    return set + way;
 }
 
 /* Keeps the plan of the microstep just taken for `event` from `before` (key `key`). A plan found
@@ -317,7 +338,11 @@ static void record(sc_machine *m, const before_config *before, uint64_t key, sc_
     plan.event = event;
     if (!selection_consults_guards(m->chart, before, event)) {
         examine_step(m, before, &plan.step);
-        plan.mode = plan.step.mode;
+        plan.mode = (uint8_t)plan.step.mode;
+        /* The configuration after the step has no eventless transition (eventless_states is a
+         * function of the configuration): the replay is the whole macrostep. */
+        if (m->eventless_states == 0 && plan.mode == SC_PLAN_MASKS) plan.fast = SC_PLAN_FAST_MASKS;
+        if (m->eventless_states == 0 && plan.mode == SC_PLAN_UNHANDLED) plan.fast = SC_PLAN_FAST_UNHANDLED;
     } else if (find_candidates(m->chart, before, event, &candidates)) {
         plan.mode = SC_PLAN_GUARDED;    /* step.mode 0: no step yet */
     } else {

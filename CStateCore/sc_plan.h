@@ -50,8 +50,8 @@
  *                      transition to a history state): the microstep is computed in full, and
  *                      not examined again.
  */
-#define SC_PLAN_WAYS 4u       /* any cycle of up to 4 (configuration, event) pairs never misses */
-#define SC_PLAN_SETS 4u
+#define SC_PLAN_WAYS 4u       /* a configuration's plans share one set of 4 ways */
+#define SC_PLAN_MAX_SETS 4u   /* fewer when the chart has fewer (configuration, event) pairs */
 #define SC_PLAN_MAX_PATH 64u
 #define SC_PLAN_MAX_KEY_WORDS 4u    /* multi-word plans: charts of up to 256 states */
 #define SC_PLAN_MAX_CANDIDATES 4u
@@ -66,7 +66,7 @@ typedef struct sc_plan_step {
     union {
         struct {
             uint64_t next_key;          /* the key after it (for one word: the configuration) */
-            uint32_t next_hash;         /* sc_plan_hash(next_key) */
+            uint32_t next_set;          /* sc_plan_set_of(next_key): where the next plans are */
             uint32_t eventless_states, atomic_active;   /* the counters after the microstep */
         } masks;
         struct {
@@ -82,10 +82,17 @@ typedef struct sc_plan_step {
     } u;
 } sc_plan_step;
 
+/* sc_plan.fast: a plan that, replayed, completes the macrostep by itself (no callback, nothing
+ * left to do after it: no eventless transition in the configuration it leaves), so
+ * sc_machine_dispatch's fast path returns right after it. */
+enum { SC_PLAN_SLOW = 0, SC_PLAN_FAST_MASKS = 1, SC_PLAN_FAST_UNHANDLED = 2 };
+
 typedef struct sc_plan {
     uint64_t key;               /* the configuration's key (see above); 0 marks an empty slot */
     sc_id event;                /* key */
-    uint32_t mode;              /* SC_PLAN_*: step.mode, or GUARDED */
+    uint8_t mode;               /* SC_PLAN_*: step.mode, or GUARDED */
+    uint8_t fast;               /* SC_PLAN_FAST_* or SC_PLAN_SLOW */
+    uint16_t reserved;
     sc_plan_step step;          /* GUARDED: the step of the candidates last chosen (mode 0: none) */
 } sc_plan;
 
@@ -99,10 +106,15 @@ typedef struct sc_plan_candidates {
 } sc_plan_candidates;
 
 /*
- * The cache: SC_PLAN_SETS x SC_PLAN_WAYS plans, then what some charts need per plan, in arrays
- * indexed like the plans (so a plan's own size, and the lookup's arithmetic, are fixed):
+ * The cache: `sets` x SC_PLAN_WAYS plans (sets: 1, 2 or 4, by the chart's (configuration, event)
+ * pairs), then what some charts need per plan, in arrays indexed like the plans (so a plan's own
+ * size, and the lookup's arithmetic, are fixed):
  *
- *   | header | plans[16] | candidates[16] (charts with guards) | words[16][2 x key_words] | before |
+ *   | header | plans[P] | candidates[P] (charts with guards) | words[P][2 x key_words] | before |
+ *
+ * A configuration's plans are in the set its key selects (sc_plan_set_of), whatever the event: a
+ * MASKS step stores the set of the configuration it leaves (next_set), so a replay finds the
+ * next event's plans without hashing anything.
  *
  * words[i]: multi-word machines, plan i's key words then the words after its MASKS step;
  * before: multi-word machines, a scratch copy of the configuration before the microstep being
@@ -110,13 +122,16 @@ typedef struct sc_plan_candidates {
  */
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
-    uint32_t hash;              /* sc_plan_hash(key), kept so lookups need not multiply */
+    uint32_t set;               /* sc_plan_set_of(key): bytes from the cache to the key's set */
+    uint32_t set_mask;          /* sets - 1 (sets: a power of two) */
+    uint32_t plan_count;        /* sets x SC_PLAN_WAYS */
     uint32_t clock;             /* picks the way a full set overwrites */
     uint32_t key_words;         /* multi-word plans: the configuration's words; else 0 */
     uint32_t candidates_offset; /* bytes from the cache to candidates[0] (0: no guards) */
     uint32_t words_offset;      /* bytes from the cache to words[0] */
     uint32_t before_offset;     /* bytes from the cache to before */
-    sc_plan plans[SC_PLAN_SETS * SC_PLAN_WAYS];
+    uint32_t reserved;
+    sc_plan plans[];            /* plan_count of them */
 } sc_plan_cache;
 
 /* Test builds count replays (-DSC_PLAN_STATS=1), so the differential tests can show that the
@@ -180,7 +195,17 @@ static inline uint64_t sc_plan_digest(const uint64_t *words, uint32_t n) {
     return (h ^ (h >> 29)) | 1u;
 }
 
-/* Updates the key (and its hash) from the configuration; called after every macrostep. */
+/* The set of a key's plans, as bytes from the cache to its first way. */
+static inline uint32_t sc_plan_set_of(const sc_plan_cache *cache, uint64_t key) {
+    uint32_t set = (sc_plan_hash(key) >> 24) & cache->set_mask;
+    return (uint32_t)(offsetof(sc_plan_cache, plans) + (size_t)set * SC_PLAN_WAYS * sizeof(sc_plan));
+}
+
+static inline sc_plan *sc_plan_set_at(sc_plan_cache *cache, uint32_t set) {
+    return (sc_plan *)(void *)((uint8_t *)cache + set);
+}
+
+/* Updates the key (and its set) from the configuration; called after every macrostep. */
 static inline void sc_plan_track(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     uint64_t key;
@@ -189,40 +214,52 @@ static inline void sc_plan_track(sc_machine *m) {
     else if (cache->key_words) key = m->started ? sc_plan_digest(m->configuration, m->words) : 0;
     else key = m->atomic_active == 1 ? m->last_atomic : 0;
     cache->key = key;
-    cache->hash = sc_plan_hash(key);
+    cache->set = sc_plan_set_of(cache, key);
 }
+
+/* Opens sc_machine_dispatch's fast path (m->fast_set: the current key's set) when nothing but a
+ * plan can be needed: a started machine, not halted, outside every callback, no release callback,
+ * no internal event or invocation pending, a key. Called whenever the machine goes idle; anything
+ * that breaks one of these conditions closes it (sc_plan_close). */
+static inline void sc_plan_gate(sc_machine *m) {
+    sc_plan_cache *cache = sc_plan_cache_of(m);
+    bool open = !m->busy && m->started && !m->halted && !m->host.release && !m->internal.count &&
+                !m->invoke_pending_count && cache->key;
+    m->fast_set = open ? sc_plan_set_at(cache, cache->set) : NULL;
+}
+
+static inline void sc_plan_close(sc_machine *m) { m->fast_set = NULL; }
 
 /* Drops every plan (the observers changed, so which microsteps are quiet changed). */
 static inline void sc_plan_forget(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    memset(cache->plans, 0, sizeof cache->plans);
-}
-
-/* The first slot of the set of (key hash, event). */
-static inline uint32_t sc_plan_set(uint32_t key_hash, sc_id event) {
-    return (((key_hash ^ event * 0x85EBCA77u) >> 24) % SC_PLAN_SETS) * SC_PLAN_WAYS;
+    memset(cache->plans, 0, (size_t)cache->plan_count * sizeof(sc_plan));
 }
 
 /* Multi-word machines' lookup and MASKS step, out of line so that the one-word path, inlined
  * into sc_machine_dispatch, stays short. */
-sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_id event);
+sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_plan *set, sc_id event);
 void sc_plan_apply_words(sc_machine *m, const sc_plan *p);
 
-/* The plan for (current key, event), or NULL. The key must not be 0. */
-static inline sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_id event) {
-    if (cache->key_words) return sc_plan_find_words(m, cache, event);
-    uint32_t first = sc_plan_set(cache->hash, event);
+/* The plan for (current key, event) in `set`, the current key's set, or NULL. The key must not
+ * be 0. */
+static inline sc_plan *sc_plan_find_in(sc_machine *m, sc_plan_cache *cache, sc_plan *set, sc_id event) {
+    if (cache->key_words) return sc_plan_find_words(m, cache, set, event);
     for (uint32_t w = 0; w < SC_PLAN_WAYS; w++) {
-        sc_plan *p = sc_plan_slot(cache, first + w);
-        if (p->key == cache->key && p->event == event) return p;
+        sc_plan *p = set + w;
+        if (p->event == event && p->key == cache->key) return p;
     }
     return NULL;
+}
+
+static inline sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_id event) {
+    return sc_plan_find_in(m, cache, sc_plan_set_at(cache, cache->set), event);
 }
 
 /* A MASKS step's effect besides the configuration words: the key and the counters. */
 static inline void sc_plan_apply_counters(sc_machine *m, sc_plan_cache *cache, const sc_plan_step *step) {
     cache->key = step->u.masks.next_key;
-    cache->hash = step->u.masks.next_hash;
+    cache->set = step->u.masks.next_set;
     m->eventless_states = step->u.masks.eventless_states;
     m->atomic_active = step->u.masks.atomic_active;
     m->last_atomic = step->next_leaf;
@@ -261,6 +298,8 @@ static inline size_t sc_plan_cache_bytes(const sc_chart *chart, uint32_t words) 
 static inline void sc_plan_init(sc_machine *m) { (void)m; }
 static inline void sc_plan_track(sc_machine *m) { (void)m; }
 static inline void sc_plan_forget(sc_machine *m) { (void)m; }
+static inline void sc_plan_gate(sc_machine *m) { (void)m; }
+static inline void sc_plan_close(sc_machine *m) { (void)m; }
 static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {
     return sc_step_complete(m, handled);
 }

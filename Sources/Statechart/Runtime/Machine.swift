@@ -135,17 +135,19 @@ public enum SendOutcome: Sendable, Equatable {
 /// See <doc:ThreadingContract>.
 public final class Machine: @unchecked Sendable {
     // @unchecked: all mutable state lives in `runtime`, which is only touched with `gate` held;
-    // the scheduler has its own lock.
-    let gate = ReentrantGate()
+    // the scheduler has its own lock and is published once, atomically.
+    /// The runtime's gate (its lock lives in the runtime's block; the runtime lives as long).
+    let gate: ReentrantGate
     let runtime: MachineRuntime
-    let scheduler: DelayedEventScheduler
+    /// The delayed-event scheduler, once there is one (see ``scheduler``); retained here.
+    private let schedulerSlot = Atomic<Unmanaged<DelayedEventScheduler>?>(nil)
     /// The typed ``StateMachine`` wrapping this machine, if any (set once, before sharing).
     weak var typedOwner: AnyObject?
     /// Set by ``interrupt()`` from any thread (see `Machine+Interrupt.swift`).
     let interruptFlag = Atomic<Bool>(false)
 
     /// The compiled chart this machine runs.
-    public let chart: CompiledChart
+    public var chart: CompiledChart { runtime.chart }
 
     /// Creates a machine for `chart`; call ``start()`` to enter its initial configuration.
     ///
@@ -156,16 +158,42 @@ public final class Machine: @unchecked Sendable {
     ///     ``TestClock`` fires when a test advances it).
     public init(_ chart: CompiledChart, options: MachineOptions = MachineOptions(),
                 clock: any MachineClock = SystemClock.shared) {
-        self.chart = chart
-        self.runtime = MachineRuntime(chart: chart, options: options, gate: gate)
-        self.scheduler = DelayedEventScheduler(clock: clock)
+        self.runtime = MachineRuntime(chart: chart, options: options)
+        self.gate = runtime.gate
         runtime.owner = self
-        scheduler.machine = self
+        // A machine on the shared system clock makes its scheduler when it first schedules
+        // (most machines never do); one on another clock makes it now, to keep the clock.
+        if !SystemClock.isShared(clock) { _ = makeScheduler(clock: clock) }
     }
 
     deinit {
-        scheduler.close()
-        for finish in runtime.observers.takeFinishers() { finish() }
+        if let scheduler = schedulerSlot.load(ordering: .acquiring) {
+            scheduler.takeUnretainedValue().close()
+            scheduler.release()
+        }
+        for finish in runtime.takeFinishers() { finish() }
+    }
+
+    /// The scheduler of this machine's delayed events, made on first use (any thread, no
+    /// machine lock: the first to publish one wins, a loser's is dropped unused).
+    var scheduler: DelayedEventScheduler {
+        existingScheduler ?? makeScheduler(clock: SystemClock.shared)
+    }
+
+    /// The scheduler if one was made: nothing to cancel or report otherwise.
+    var existingScheduler: DelayedEventScheduler? {
+        schedulerSlot.load(ordering: .acquiring)?.takeUnretainedValue()
+    }
+
+    private func makeScheduler(clock: any MachineClock) -> DelayedEventScheduler {
+        let made = DelayedEventScheduler(clock: clock)
+        made.machine = self
+        let retained = Unmanaged.passRetained(made)
+        let (published, current) = schedulerSlot.compareExchange(
+            expected: nil, desired: retained, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+        if published { return made }
+        retained.release()
+        return current!.takeUnretainedValue()
     }
 
     /// Runs `body` with the machine held; from inside the machine's own callbacks (which
@@ -393,7 +421,7 @@ public final class Machine: @unchecked Sendable {
         if !runtime.haltReported && sc_machine_is_halted(runtime.core) {
             runtime.haltReported = true
             scheduler.close()
-            for finish in runtime.observers.takeFinishers() { finish() }
+            for finish in runtime.takeFinishers() { finish() }
         }
     }
 
@@ -441,7 +469,7 @@ public final class Machine: @unchecked Sendable {
             if runtime.started { _ = sc_machine_stop(runtime.core) }
             runtime.haltReported = true
             scheduler.close()
-            for finish in runtime.observers.takeFinishers() { finish() }
+            for finish in runtime.takeFinishers() { finish() }
         }
     }
 

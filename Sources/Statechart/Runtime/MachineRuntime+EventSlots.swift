@@ -21,7 +21,7 @@ extension MachineRuntime {
             slot = slots.count
             slots.append(Slot(event: event, typed: typed))
         }
-        if host.release == nil { installRelease() }
+        if !releasesSlots { installRelease() }
         return sc_event(id: id, flags: 0, data: UInt(slot + 1))
     }
 

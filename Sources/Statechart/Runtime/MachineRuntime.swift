@@ -1,3 +1,4 @@
+import CMachineLock
 import CStateCore
 
 /// The state behind a ``Machine``: the C machine, the host callbacks it calls, and the table
@@ -10,20 +11,22 @@ import CStateCore
 /// The hot properties are `@exclusivity(unchecked)`: the gate already serializes every access,
 /// and the dynamic exclusivity checks would otherwise cost more than the core's dispatch.
 final class MachineRuntime {
+    // Layout: a machine holds one runtime for its whole life, and a million machines hold a
+    // million runtimes, so the fields are ordered words first, then the 32-bit bounds, then the
+    // flags (each a byte, packed with no padding between them); what a machine needs only once
+    // someone asks for it lives in `extras`, allocated then.
     let chart: CompiledChart
-    let maximumSteps: Int
-    let maximumQueuedEvents: Int
-    /// ``MachineOptions/maximumInternalQueueLength``: the internal queue grows up to it.
-    let maximumInternalQueueLength: Int
-    /// The internal queue's slots once it has outgrown the machine's block (see
-    /// `growInternalQueue`), and how many there are (first the block's).
-    var internalQueueStorage: UnsafeMutablePointer<sc_event>?
-    var internalQueueSlots: Int
+    /// The core machine: the start of the block this runtime allocates (see `init`), which
+    /// also holds the gate's lock.
     private(set) var core: OpaquePointer!
     weak var owner: Machine?
     /// The owner's gate: held by the thread running this runtime's callbacks, which is how an
-    /// ``ActionContext`` knows it is still live.
+    /// ``ActionContext`` knows it is still live. Its lock lives in the core's block, which
+    /// this runtime frees: the gate is valid while the runtime lives.
     let gate: ReentrantGate
+    /// The internal queue's slots once it has outgrown the machine's block (see
+    /// `growInternalQueue`).
+    var internalQueueStorage: UnsafeMutablePointer<sc_event>?
 
     /// An event the core cannot carry in its id alone: a payload, a name the chart does not
     /// mention exactly, or a typed value a typed machine wants back.
@@ -36,8 +39,62 @@ final class MachineRuntime {
     @exclusivity(unchecked) var slots: [Slot?] = []
     @exclusivity(unchecked) var freeSlots: [Int] = []
 
+    /// The machine's external queue: events sent while the machine is held (by its own
+    /// actions and observers), processed in order once the current macrostep completes.
+    /// Each entry already holds its payload slot; the slot is freed when the core releases it.
+    @exclusivity(unchecked) var externalQueue: [sc_event] = []
+
+    /// What a machine needs only once someone asks for it: observers, the transition
+    /// recorder, an external-event gate, a transition-error handler, an error to report.
+    /// Out of line, so a machine that uses none of them does not carry their room (about 250
+    /// bytes); created on first use and kept.
+    final class Extras {
+        @exclusivity(unchecked) var pendingError: MachineError?
+        @exclusivity(unchecked) var takenTransitions: [(index: Int, event: ObservedEvent)] = []
+        @exclusivity(unchecked) var observers = ObserverList()
+        // Copies of the observer lists the callbacks iterate: plain stored arrays, so a callback
+        // reads them without exclusivity checks, and an observer that adds or removes observers
+        // replaces them instead of mutating the array being iterated.
+        @exclusivity(unchecked) var stateObservers: [ObserverList.StateObserver] = []
+        @exclusivity(unchecked) var transitionObservers: [ObserverList.TransitionObserver] = []
+        @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)?
+        @exclusivity(unchecked) var transitionErrorHandler: ((ActionContext, String) -> Void)?
+    }
+    @exclusivity(unchecked) private var extrasStorage: Extras?
+    /// `extrasStorage`, created on first use.
+    private var extras: Extras {
+        if let extras = extrasStorage { return extras }
+        let extras = Extras()
+        extrasStorage = extras
+        return extras
+    }
+
+    // The bounds of MachineOptions, as 32-bit words (the core counts in 32 bits too).
+    private let maximumStepsValue: UInt32
+    private let maximumQueuedEventsValue: UInt32
+    private let maximumInternalQueueLengthValue: UInt32
+    private var internalQueueSlotsValue: UInt32
+
+    /// ``MachineOptions/maximumStepsPerMacrostep``.
+    var maximumSteps: Int { Int(maximumStepsValue) }
+    /// ``MachineOptions/maximumQueuedEventsPerSend`` (at most `UInt32.max`).
+    var maximumQueuedEvents: Int { Int(maximumQueuedEventsValue) }
+    /// ``MachineOptions/maximumInternalQueueLength``: the internal queue grows up to it.
+    var maximumInternalQueueLength: Int { Int(maximumInternalQueueLengthValue) }
+    /// How many slots the internal queue has (first the block's, then `internalQueueStorage`'s).
+    var internalQueueSlots: Int {
+        get { Int(internalQueueSlotsValue) }
+        set { internalQueueSlotsValue = UInt32(newValue) }
+    }
+
     /// Set when a queue overflowed inside a callback; reported by the current send.
-    @exclusivity(unchecked) var pendingError: MachineError? { didSet { hasPendingError = pendingError != nil } }
+    var pendingError: MachineError? {
+        get { extrasStorage?.pendingError }
+        set {
+            if newValue != nil || extrasStorage != nil { extras.pendingError = newValue }
+            hasPendingError = newValue != nil
+        }
+    }
     /// `pendingError != nil`, as a flag: the send path tests it without copying the error.
     @exclusivity(unchecked) private(set) var hasPendingError = false
     /// Transitions taken during the current send, when someone asked for them.
@@ -47,23 +104,32 @@ final class MachineRuntime {
             installObserverCallbacks()
         }
     }
-    @exclusivity(unchecked) var takenTransitions: [(index: Int, event: ObservedEvent)] = []
+    var takenTransitions: [(index: Int, event: ObservedEvent)] {
+        get { extrasStorage?.takenTransitions ?? [] }
+        _modify { yield &extras.takenTransitions }
+    }
 
-    @exclusivity(unchecked) var observers = ObserverList() {
-        didSet {
-            stateObservers = observers.stateObservers.map(\.1)
-            transitionObservers = observers.transitionObservers.map(\.1)
-            wantsStateChanges = observers.hasStateObservers
-            wantsTransitions = recordTransitions || observers.hasTransitionObservers
-            wantsUnhandled = observers.hasUnhandledObservers
+    /// The observers; changing them installs or removes the core callbacks that serve them.
+    var observers: ObserverList {
+        get { extrasStorage?.observers ?? ObserverList() }
+        _modify {
+            let extras = self.extras
+            yield &extras.observers
+            extras.stateObservers = extras.observers.stateObservers.map(\.1)
+            extras.transitionObservers = extras.observers.transitionObservers.map(\.1)
+            wantsStateChanges = extras.observers.hasStateObservers
+            wantsTransitions = recordTransitions || extras.observers.hasTransitionObservers
+            wantsUnhandled = extras.observers.hasUnhandledObservers
             installObserverCallbacks()
         }
     }
-    // Copies of the observer lists the callbacks iterate: plain stored arrays, so a callback
-    // reads them without exclusivity checks, and an observer that adds or removes observers
-    // replaces them instead of mutating the array being iterated.
-    @exclusivity(unchecked) private(set) var stateObservers: [ObserverList.StateObserver] = []
-    @exclusivity(unchecked) private(set) var transitionObservers: [ObserverList.TransitionObserver] = []
+    /// Removes the finishers and returns them, so each runs once (allocates nothing when
+    /// there are none).
+    func takeFinishers() -> [@Sendable () -> Void] {
+        extrasStorage?.observers.takeFinishers() ?? []
+    }
+    var stateObservers: [ObserverList.StateObserver] { extrasStorage?.stateObservers ?? [] }
+    var transitionObservers: [ObserverList.TransitionObserver] { extrasStorage?.transitionObservers ?? [] }
     // Plain flags the callbacks test, so the hot path reads no array (and retains nothing).
     @exclusivity(unchecked) private(set) var wantsStateChanges = false
     @exclusivity(unchecked) private(set) var wantsTransitions = false
@@ -93,7 +159,7 @@ final class MachineRuntime {
     let runsFullAlgorithm: Bool
 
     private func updateDispatchesDirectly() {
-        dispatchesDirectly = started && externalEventGate == nil && !wantsUnhandled && !runsFullAlgorithm
+        dispatchesDirectly = started && !hasExternalEventGate && !wantsUnhandled && !runsFullAlgorithm
     }
 
     /// After a direct dispatch that returned `status`: whether the macrostep is complete with
@@ -108,75 +174,37 @@ final class MachineRuntime {
     /// ``Machine/stop()`` was called from a callback: stop once the macrostep completes.
     @exclusivity(unchecked) var stopRequested = false
 
-    /// The machine's external queue: events sent while the machine is held (by its own
-    /// actions and observers), processed in order once the current macrostep completes.
-    /// Each entry already holds its payload slot; the slot is freed when the core releases it.
-    @exclusivity(unchecked) var externalQueue: [sc_event] = []
-
     /// Run before each external event's macrostep (see `Machine+ExternalEvents.swift`).
-    @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)? { didSet { updateDispatchesDirectly() } }
+    var externalEventGate: ((ActionContext) -> Bool)? {
+        get { extrasStorage?.externalEventGate }
+        set {
+            if newValue != nil || extrasStorage != nil { extras.externalEventGate = newValue }
+            hasExternalEventGate = newValue != nil
+            updateDispatchesDirectly()
+        }
+    }
+    @exclusivity(unchecked) private(set) var hasExternalEventGate = false
 
     /// Told when a transition is not taken (see `Machine.setTransitionErrorHandler`); without
     /// one the send throws ``MachineError/transitionNotTaken(transition:reason:)``.
-    @exclusivity(unchecked) var transitionErrorHandler: ((ActionContext, String) -> Void)?
-
-    /// The callbacks the core calls. The observer callbacks (entered, exited, taken) are
-    /// installed only while someone observes, and `release` from the first event that holds a
-    /// payload slot on: the core replays the microsteps it has cached without any call when its
-    /// host has none to make.
-    private(set) var host = sc_host()
-
-    private static let release: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<sc_event>?) -> Void = {
-        context, _, event in
-        guard let event, event.pointee.data != 0 else { return }
-        MachineRuntime.with(context) { $0.releaseSlot(event.pointee.data) }
+    var transitionErrorHandler: ((ActionContext, String) -> Void)? {
+        get { extrasStorage?.transitionErrorHandler }
+        set { if newValue != nil || extrasStorage != nil { extras.transitionErrorHandler = newValue } }
     }
 
-    /// Installs `release` once payload slots are used (allowed inside callbacks too). It stays:
-    /// a machine that carries payloads usually keeps doing so.
-    func installRelease() {
-        guard core != nil, host.release == nil else { return }
-        host.release = Self.release
-        sc_machine_set_host(core, &host)
-    }
+    // Which of the optional core callbacks are installed (see `host`).
+    @exclusivity(unchecked) private var releaseInstalled = false
+    @exclusivity(unchecked) private var stateCallbacksInstalled = false
+    @exclusivity(unchecked) private var transitionCallbackInstalled = false
 
-    private static let entered: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id) -> Void = {
-        context, _, state in MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: true) }
-    }
-    private static let exited: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id) -> Void = {
-        context, _, state in MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: false) }
-    }
-    private static let taken: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id, UnsafePointer<sc_event>?) -> Void = {
-        context, _, transition, event in MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
-    }
-
-    /// Installs or removes the observer callbacks to match `wantsStateChanges` and
-    /// `wantsTransitions` (allowed inside callbacks too).
-    private func installObserverCallbacks() {
-        guard core != nil else { return }
-        let states = wantsStateChanges, transitions = wantsTransitions
-        guard (host.entered != nil) != states || (host.taken != nil) != transitions else { return }
-        host.entered = states ? Self.entered : nil
-        host.exited = states ? Self.exited : nil
-        host.taken = transitions ? Self.taken : nil
-        sc_machine_set_host(core, &host)
-    }
-
-    init(chart: CompiledChart, options: MachineOptions, gate: ReentrantGate) {
-        self.chart = chart
-        self.gate = gate
-        self.maximumSteps = options.maximumStepsPerMacrostep
-        self.runsFullAlgorithm = options.runsFullAlgorithm
-        self.maximumQueuedEvents = max(options.maximumQueuedEventsPerSend, 0)
-        let limit = min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max))
-        self.maximumInternalQueueLength = limit
-        self.internalQueueSlots = min(max(options.internalQueueCapacity, 1), limit)
-        let tables = chart.tables.pointee
-        self.mayHalt = (0..<Int(tables.state_count)).contains {
-            tables.states[$0].kind == UInt8(SC_FINAL.rawValue) && tables.states[$0].depth == 1
-        }
+    /// The callbacks the core calls: the fixed ones, and the optional ones that are installed.
+    /// The observer callbacks (entered, exited, taken) are installed only while someone
+    /// observes, and `release` from the first event that holds a payload slot on: the core
+    /// replays the microsteps it has cached without any call when its host has none to make.
+    /// Built when it changes rather than stored: the core keeps its own copy.
+    private func host() -> sc_host {
         var host = sc_host()
-        host.context = nil
+        host.context = Unmanaged.passUnretained(self).toOpaque()
         host.guard = { context, _, id, event in
             MachineRuntime.with(context) { $0.evaluateGuard(Int(id), event) }
         }
@@ -195,21 +223,113 @@ final class MachineRuntime {
         host.error = { context, _, status, transition in
             MachineRuntime.with(context) { $0.transitionNotTaken(Int(transition), status) }
         }
-        host.context = Unmanaged.passUnretained(self).toOpaque()
-        // No core external queue: a Machine queues the events its actions send in `externalQueue`
-        // (which grows), and never dispatches from inside a callback.
-        var coreOptions = sc_options(internal_queue_capacity: UInt32(internalQueueSlots),
-                                     external_queue_capacity: SC_QUEUE_NONE,
-                                     max_steps: UInt32(options.maximumStepsPerMacrostep),
-                                     flags: options.runsFullAlgorithm ? SC_MACHINE_NO_PLANS : 0)
-        core = sc_machine_create(chart.chartPointer, &host, &coreOptions)
-        precondition(core != nil, "CStateCore rejected tables CompiledChart had checked")
-        self.host = host
+        if releaseInstalled { host.release = Self.release }
+        if stateCallbacksInstalled {
+            host.entered = Self.entered
+            host.exited = Self.exited
+        }
+        if transitionCallbackInstalled { host.taken = Self.taken }
+        return host
+    }
+
+    private func installHost() {
+        var host = host()
+        sc_machine_set_host(core, &host)
+    }
+
+    private static let release: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<sc_event>?) -> Void = {
+        context, _, event in
+        guard let event, event.pointee.data != 0 else { return }
+        MachineRuntime.with(context) { $0.releaseSlot(event.pointee.data) }
+    }
+
+    /// Whether `release` is installed (see `installRelease`).
+    var releasesSlots: Bool { releaseInstalled }
+
+    /// Installs `release` once payload slots are used (allowed inside callbacks too). It stays:
+    /// a machine that carries payloads usually keeps doing so.
+    func installRelease() {
+        guard core != nil, !releaseInstalled else { return }
+        releaseInstalled = true
+        installHost()
+    }
+
+    private static let entered: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id) -> Void = {
+        context, _, state in MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: true) }
+    }
+    private static let exited: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id) -> Void = {
+        context, _, state in MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: false) }
+    }
+    private static let taken: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id, UnsafePointer<sc_event>?) -> Void = {
+        context, _, transition, event in MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
+    }
+
+    /// Installs or removes the observer callbacks to match `wantsStateChanges` and
+    /// `wantsTransitions` (allowed inside callbacks too).
+    private func installObserverCallbacks() {
+        guard core != nil else { return }
+        let states = wantsStateChanges, transitions = wantsTransitions
+        guard stateCallbacksInstalled != states || transitionCallbackInstalled != transitions else { return }
+        stateCallbacksInstalled = states
+        transitionCallbackInstalled = transitions
+        installHost()
+    }
+
+    /// The core options of a machine of `chart` with `options`. The chart's tables passed
+    /// `sc_chart_check` when it was compiled and are never written again
+    /// (``CompiledChart/coreMachineFlags``), so the core does not check them again for every
+    /// machine; no external queue: a Machine queues the events its actions send in
+    /// `externalQueue` (which grows), and never dispatches from inside a callback.
+    static func coreOptions(_ chart: CompiledChart, _ options: MachineOptions) -> sc_options {
+        let slots = min(max(options.internalQueueCapacity, 1), options.maximumInternalQueueLength,
+                        Int(UInt32.max))
+        return sc_options(internal_queue_capacity: UInt32(max(slots, 1)),
+                          external_queue_capacity: SC_QUEUE_NONE,
+                          max_steps: UInt32(options.maximumStepsPerMacrostep),
+                          flags: chart.coreMachineFlags | (options.runsFullAlgorithm ? SC_MACHINE_NO_PLANS : 0))
+    }
+
+    /// The bytes of the block before the gate's lock: the core machine's, rounded up to the
+    /// lock's alignment.
+    private static func lockOffset(coreBytes: Int) -> Int {
+        let alignment = MemoryLayout<machine_lock>.alignment
+        return (coreBytes + alignment - 1) / alignment * alignment
+    }
+
+    init(chart: CompiledChart, options: MachineOptions) {
+        self.chart = chart
+        self.maximumStepsValue = UInt32(options.maximumStepsPerMacrostep)
+        self.runsFullAlgorithm = options.runsFullAlgorithm
+        self.maximumQueuedEventsValue = UInt32(min(max(options.maximumQueuedEventsPerSend, 0), Int(UInt32.max)))
+        var coreOptions = Self.coreOptions(chart, options)
+        self.maximumInternalQueueLengthValue = UInt32(min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max)))
+        self.internalQueueSlotsValue = coreOptions.internal_queue_capacity
+        self.mayHalt = chart.hasTopLevelFinalState
+        // One block for the core machine and the gate's lock: one allocation instead of three
+        // (machine, gate object, lock), freed in deinit.
+        let coreBytes = sc_machine_size(chart.chartPointer, &coreOptions)
+        precondition(coreBytes > 0, "CStateCore rejected tables CompiledChart had checked")
+        let lockOffset = Self.lockOffset(coreBytes: coreBytes)
+        let block = UnsafeMutableRawPointer.allocate(byteCount: lockOffset + MemoryLayout<machine_lock>.size,
+                                                     alignment: max(MemoryLayout<UInt64>.alignment,
+                                                                    MemoryLayout<machine_lock>.alignment))
+        let lock = (block + lockOffset).bindMemory(to: machine_lock.self, capacity: 1)
+        machine_lock_init(lock)
+        self.gate = ReentrantGate(lock: lock)
+        var host = sc_host()
+        var core: OpaquePointer?
+        let status = sc_machine_init(&core, block, coreBytes, chart.chartPointer, &host, &coreOptions)
+        precondition(status == SC_OK, "CStateCore rejected tables CompiledChart had checked")
+        self.core = core
+        host = self.host()       // now that self is complete: the context points at it
+        sc_machine_set_host(core, &host)
     }
 
     deinit {
-        sc_machine_destroy(core)
+        sc_machine_destroy(core)                // releases queued events; the block is ours
         internalQueueStorage?.deallocate()      // after the core, which used it to the end
+        machine_lock_destroy(gate.lock)
+        UnsafeMutableRawPointer(core).deallocate()
     }
 
     /// Runs `body` with the runtime behind a core callback's context, without retaining it:

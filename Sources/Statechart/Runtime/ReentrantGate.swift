@@ -7,18 +7,19 @@ import CMachineLock
 /// a macrostep inside another, breaking run-to-completion. The lock (`CMachineLock`) publishes
 /// its holder's thread id, so the re-entrancy test needs no lock, and it costs two plain stores
 /// while the process has one thread, a compare-and-swap and an exchange otherwise.
-final class ReentrantGate: @unchecked Sendable {
-    // @unchecked: `lock` is only touched through machine_lock's atomic operations.
-    private let lock: UnsafeMutablePointer<machine_lock>
+///
+/// The gate is a view of a lock it does not own: the lock lives in its runtime's block, next
+/// to the core machine (one allocation for both, see `MachineRuntime.init`), and is valid as
+/// long as that runtime. Everything holding a gate holds its runtime too (the machine, an
+/// ``ActionContext``).
+struct ReentrantGate: @unchecked Sendable {
+    // @unchecked: `lock` is only touched through machine_lock's atomic operations (and, for a
+    // confined machine, by the one thread that may use it).
+    let lock: UnsafeMutablePointer<machine_lock>
 
-    init() {
-        lock = .allocate(capacity: 1)
-        machine_lock_init(lock)
-    }
-
-    deinit {
-        machine_lock_destroy(lock)
-        lock.deallocate()
+    /// A gate over `lock`, already initialised (`machine_lock_init`) by its owner.
+    init(lock: UnsafeMutablePointer<machine_lock>) {
+        self.lock = lock
     }
 
     var isHeldByCurrentThread: Bool { machine_lock_is_held_by(lock, machine_lock_self()) }

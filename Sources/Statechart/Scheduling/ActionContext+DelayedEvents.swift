@@ -23,6 +23,6 @@ extension ActionContext {
     /// - Returns: whether an event was still pending.
     @discardableResult
     public func cancel(sendID: String) -> Bool {
-        machine?.scheduler.cancel(id: sendID) ?? false
+        machine?.existingScheduler?.cancel(id: sendID) ?? false
     }
 }

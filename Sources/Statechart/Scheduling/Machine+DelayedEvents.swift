@@ -37,7 +37,7 @@ extension Machine {
     /// - Returns: whether an event was still pending.
     @discardableResult
     public func cancel(sendID: String) -> Bool {
-        scheduler.cancel(id: sendID)
+        existingScheduler?.cancel(id: sendID) ?? false
     }
 
     /// The send ids of the delayed events still pending, in delivery order.
@@ -46,11 +46,11 @@ extension Machine {
     /// machine.pendingSendIDs      // ["idle-timer"]
     /// ```
     public var pendingSendIDs: [String] {
-        scheduler.pendingEvents().map(\.entry.id)
+        existingScheduler?.pendingEvents().map(\.entry.id) ?? []
     }
 
     /// The clock this machine's delayed events use.
-    public var clock: any MachineClock { scheduler.clock }
+    public var clock: any MachineClock { existingScheduler?.clock ?? SystemClock.shared }
 
     /// Delivers a delayed event that fell due, through the serialized send path. Errors go to
     /// the error observers, since no caller is waiting; they are told before the machine is

@@ -21,6 +21,13 @@ public struct SystemClock: MachineClock {
         origin = ContinuousClock.now
     }
 
+    /// Whether `clock` is the shared clock, or a system clock that tells the same time (one
+    /// made at the same instant): a machine on it needs to keep no clock of its own.
+    static func isShared(_ clock: any MachineClock) -> Bool {
+        guard type(of: clock) == SystemClock.self, let system = clock as? SystemClock else { return false }
+        return system.origin == shared.origin
+    }
+
     /// The time since this clock was created.
     public var now: Duration { ContinuousClock.now - origin }
 
