@@ -24,6 +24,10 @@ _Static_assert(sizeof(sc_plan) == 48, "a plan is 48 bytes: 16 per machine");
 _Static_assert(SC_PLAN_MAX_CANDIDATES <= 8, "group_end has one bit per candidate");
 _Static_assert(sizeof(sc_plan_cache) % sizeof(uint64_t) == 0, "the plans are 8-aligned");
 _Static_assert(sizeof(sc_plan) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
+_Static_assert(SC_PLAN_MAX_SETS * SC_PLAN_WAYS <= UINT8_MAX && SC_PLAN_MAX_KEY_WORDS <= UINT8_MAX, "plan_count, key_words fit a byte");
+_Static_assert(sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS *
+               (sizeof(sc_plan) + sizeof(sc_plan_candidates) + 2u * SC_PLAN_MAX_KEY_WORDS * sizeof(uint64_t)) <= UINT16_MAX,
+               "the cache's offsets fit 16 bits");
 
 #if SC_PLAN_STATS
 sc_plan_stats sc_plan_counters;
@@ -67,12 +71,12 @@ static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
     size_t words_at = candidates + (chart_has_guards(c) ? round_up8(plans * sizeof(sc_plan_candidates)) : 0);
     size_t before = words_at + plans * 2u * key_words * sizeof(uint64_t);
     if (cache) {
-        cache->set_mask = sets - 1;
-        cache->plan_count = (uint32_t)plans;
-        cache->key_words = key_words;
-        cache->candidates_offset = chart_has_guards(c) ? (uint32_t)candidates : 0;
-        cache->words_offset = (uint32_t)words_at;
-        cache->before_offset = (uint32_t)before;
+        cache->set_mask = (uint8_t)(sets - 1);
+        cache->plan_count = (uint8_t)plans;
+        cache->key_words = (uint8_t)key_words;
+        cache->candidates_offset = chart_has_guards(c) ? (uint16_t)candidates : 0;
+        cache->words_offset = (uint16_t)words_at;
+        cache->before_offset = (uint16_t)before;
     }
     return before + key_words * sizeof(uint64_t);
 }

@@ -123,14 +123,16 @@ typedef struct sc_plan_candidates {
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
     uint32_t set;               /* sc_plan_set_of(key): bytes from the cache to the key's set */
-    uint32_t set_mask;          /* sets - 1 (sets: a power of two) */
-    uint32_t plan_count;        /* sets x SC_PLAN_WAYS */
-    uint32_t clock;             /* picks the way a full set overwrites */
-    uint32_t key_words;         /* multi-word plans: the configuration's words; else 0 */
-    uint32_t candidates_offset; /* bytes from the cache to candidates[0] (0: no guards) */
-    uint32_t words_offset;      /* bytes from the cache to words[0] */
-    uint32_t before_offset;     /* bytes from the cache to before */
-    uint32_t reserved;
+    /* The layout, fixed when the machine is made; small types: the cache is at most
+     * SC_PLAN_MAX_SETS x SC_PLAN_WAYS plans and what follows them (a few KB). */
+    uint8_t set_mask;           /* sets - 1 (sets: a power of two) */
+    uint8_t plan_count;         /* sets x SC_PLAN_WAYS */
+    uint8_t key_words;          /* multi-word plans: the configuration's words; else 0 */
+    uint8_t clock;              /* picks the way a full set overwrites */
+    uint16_t candidates_offset; /* bytes from the cache to candidates[0] (0: no guards) */
+    uint16_t words_offset;      /* bytes from the cache to words[0] */
+    uint16_t before_offset;     /* bytes from the cache to before */
+    uint16_t reserved;
     sc_plan plans[];            /* plan_count of them */
 } sc_plan_cache;
 
