@@ -212,8 +212,8 @@ static inline void sc_plan_track(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     uint64_t key;
     if (m->no_plans) key = 0;       /* key 0: neither looked up nor recorded */
-    else if (m->words == 1) key = m->configuration[0];
-    else if (cache->key_words) key = m->started ? sc_plan_digest(m->configuration, m->words) : 0;
+    else if (m->words == 1) key = sc_block_configuration(m)[0];
+    else if (cache->key_words) key = m->started ? sc_plan_digest(sc_block_configuration(m), m->words) : 0;
     else key = m->atomic_active == 1 ? m->last_atomic : 0;
     cache->key = key;
     cache->set = sc_plan_set_of(cache, key);
@@ -271,7 +271,7 @@ static inline void sc_plan_apply_counters(sc_machine *m, sc_plan_cache *cache, c
 static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan_step *step) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     if (cache->key_words) sc_plan_apply_words(m, p);
-    else m->configuration[0] = step->u.masks.next_key;
+    else sc_block_configuration(m)[0] = step->u.masks.next_key;
     sc_plan_apply_counters(m, cache, step);
 }
 
