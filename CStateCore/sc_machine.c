@@ -265,12 +265,14 @@ static sc_status dispatch_planned(sc_machine *m, sc_plan *plan, sc_event event) 
 static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan_cache *cache, sc_plan *plan, sc_event event) {
     if (plan->fast == SC_PLAN_FAST_MASKS) {
         SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
+        SC_PLAN_COUNT(fast_masks);
         sc_plan_apply_masks(m, plan, &plan->step);
         m->fast_set = sc_plan_set_at(cache, plan->step.u.masks.next_set);
         return SC_OK;
     }
     if (plan->fast == SC_PLAN_FAST_UNHANDLED) {
         SC_PLAN_COUNT(replays[SC_PLAN_UNHANDLED]);
+        SC_PLAN_COUNT(fast_unhandled);
         return SC_UNHANDLED;
     }
     return dispatch_planned(m, plan, event);

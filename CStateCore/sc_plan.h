@@ -147,6 +147,8 @@ typedef struct sc_plan_stats {
     unsigned long multiword_replays;                    /* plans found by multi-word keys */
     unsigned long guarded_outcomes;                     /* GUARDED hits whose step was recorded
                                                            for the same candidates */
+    unsigned long fast_masks, fast_unhandled;           /* plans that were the whole dispatch, on
+                                                           sc_machine_dispatch's fast path */
 } sc_plan_stats;
 extern sc_plan_stats sc_plan_counters;
 #define SC_PLAN_COUNT(field) (sc_plan_counters.field++)

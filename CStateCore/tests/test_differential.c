@@ -472,6 +472,9 @@ static void expect_replays(const sc_plan_stats *before, bool multiword) {
         test_fail(__LINE__, "no GUARDED plan replayed the step of its choice");
     if (multiword && now->multiword_replays == before->multiword_replays)
         test_fail(__LINE__, "no multi-word plan was replayed");
+    if (now->fast_masks == before->fast_masks) test_fail(__LINE__, "no MASKS plan was the whole dispatch (fast path)");
+    if (now->fast_unhandled == before->fast_unhandled)
+        test_fail(__LINE__, "no UNHANDLED plan was the whole dispatch (fast path)");
 }
 #endif
 
