@@ -21,6 +21,9 @@ final class MachineRuntime {
     /// also holds the gate's lock.
     private(set) var core: OpaquePointer!
     weak var owner: Machine?
+    /// The typed ``StateMachine`` wrapping this runtime's machine, if any (set once, before
+    /// sharing); see ``Machine/typedOwner``.
+    weak var typedOwner: AnyObject?
     /// The owner's gate: held by the thread running this runtime's callbacks, which is how an
     /// ``ActionContext`` knows it is still live. Its lock lives in the core's block, which
     /// this runtime frees: the gate is valid while the runtime lives.
@@ -192,9 +195,6 @@ final class MachineRuntime {
         set { if newValue != nil || extrasStorage != nil { extras.transitionErrorHandler = newValue } }
     }
 
-    /// The typed ``StateMachine`` wrapping this runtime's machine, if any (set once, before
-    /// sharing); see ``Machine/typedOwner``.
-    weak var typedOwner: AnyObject?
     /// Set by ``Machine/interrupt()`` from any thread (see `Machine+Interrupt.swift`). Here
     /// rather than in the machine, whose object then fits a smaller allocation.
     let interruptFlag = Atomic<Bool>(false)
