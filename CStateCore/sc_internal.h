@@ -34,6 +34,8 @@ typedef volatile bool sc_interrupt_flag;
  *   | history_default  |  W words: scratch, history states that used their default transition
  *   | invoke_pending   |  W words: entered, not exited, invocations not started yet
  *   | history_recorded |  W words: bit h set when history state h holds a record
+ *   |                  |  (history_*: 0 words, pointer NULL, without history states;
+ *   |                  |   invoke_pending: likewise without SC_STATE_HAS_INVOKE)
  *   | history_records  |  one record per history state: a bit per descendant of its parent
  *   | history_index    |  H x 2 x uint32: (history state, word offset of its record), sorted
  *   | enabled          |  A x 2 x uint32: (transition, domain) selected in this microstep

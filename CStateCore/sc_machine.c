@@ -9,8 +9,10 @@
 
 /* Small: a slot is an sc_event (16 bytes, 12 on 32-bit targets), and most charts raise or post
  * a few events per macrostep. Hosts that raise more size the queues in sc_options or grow the
- * internal one from sc_host.queue_full (the Swift runtime does). */
+ * internal one from sc_host.queue_full (the Swift runtime does). A silent chart (see
+ * chart_is_silent) raises and sends nothing itself: one slot each, for what the host queues. */
 #define SC_DEFAULT_QUEUE_CAPACITY 8u
+#define SC_SILENT_QUEUE_CAPACITY 1u
 #define SC_DEFAULT_MAX_STEPS 100000u
 
 /* ---- layout ------------------------------------------------------------------------------- */
@@ -18,12 +20,28 @@
 typedef struct sc_layout {
     uint32_t words, history_count, history_words, atomic_count, internal_cap, external_cap, max_steps;
     uint32_t flags;
+    uint32_t history_bit_words;     /* history_default, history_recorded: W words each, or 0 (no history) */
+    uint32_t invoke_words;          /* invoke_pending: W words, or 0 (no state has invocations) */
     size_t size;
 } sc_layout;
 
 static size_t round_up8(size_t n) { return (n + 7u) & ~(size_t)7u; }
 
 #define SC_MACHINE_KNOWN_FLAGS (SC_MACHINE_TRUSTED_CHART | SC_MACHINE_NO_PLANS)
+
+/* Whether nothing in chart c queues an event by itself: no executable content (where <raise> and
+ * <send> live), no done events, no invocations, no history (whose transitions may fail, and an
+ * SCXML host raises error.execution from sc_host.error). */
+static bool chart_is_silent(const sc_chart *c) {
+    for (sc_id s = 0; s < c->state_count; s++) {
+        const sc_state *st = &c->states[s];
+        if (st->on_entry != SC_NONE || st->on_exit != SC_NONE || st->done_event != SC_NONE) return false;
+        if (st->flags & (SC_STATE_HAS_INVOKE | SC_STATE_HAS_HISTORY | SC_STATE_HAS_DONEDATA)) return false;
+    }
+    for (sc_id t = 0; t < c->transition_count; t++)
+        if (c->transitions[t].action != SC_NONE) return false;
+    return true;
+}
 
 /* The layout of a machine for chart c with options o: SC_OK, SC_ERR_BAD_ARGUMENT (unknown flags)
  * or SC_ERR_BAD_CHART. */
@@ -48,14 +66,17 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
             l->history_count++;
             l->history_words += sc_history_record_words(c, s);
         }
+        if (st->flags & SC_STATE_HAS_INVOKE) l->invoke_words = l->words;
     }
+    if (l->history_count) l->history_bit_words = l->words;
     l->atomic_count = atomic < parallel_bound ? atomic : parallel_bound;
-    l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
-    l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
+    uint32_t default_cap = chart_is_silent(c) ? SC_SILENT_QUEUE_CAPACITY : SC_DEFAULT_QUEUE_CAPACITY;
+    l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : default_cap;
+    l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : default_cap;
     if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes(c, l->words));
-    size += (size_t)l->words * 5u * sizeof(uint64_t);
+    size += ((size_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words) * sizeof(uint64_t);
     size += (size_t)l->history_words * sizeof(uint64_t);
     size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
     size += round_up8((size_t)l->atomic_count * sizeof(sc_enabled));
@@ -87,11 +108,15 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     m->enabled_capacity = l.atomic_count;
     m->max_steps = l.max_steps;
     m->no_plans = (l.flags & SC_MACHINE_NO_PLANS) != 0;
-    uint64_t **bitsets[] = { &m->configuration, &m->entry_set, &m->history_default,
-                             &m->invoke_pending, &m->history_recorded };
+    /* Bit arrays a chart cannot use are left out (NULL): history ones without history states,
+     * invoke_pending without invocations. */
+    struct { uint64_t **bits; uint32_t words; } bitsets[] = {
+        { &m->configuration, l.words }, { &m->entry_set, l.words }, { &m->history_default, l.history_bit_words },
+        { &m->invoke_pending, l.invoke_words }, { &m->history_recorded, l.history_bit_words },
+    };
     for (size_t i = 0; i < sizeof bitsets / sizeof bitsets[0]; i++) {
-        *bitsets[i] = (uint64_t *)(void *)p;
-        p += (size_t)l.words * sizeof(uint64_t);
+        *bitsets[i].bits = bitsets[i].words ? (uint64_t *)(void *)p : NULL;
+        p += (size_t)bitsets[i].words * sizeof(uint64_t);
     }
     m->history_records = (uint64_t *)(void *)p;
     p += (size_t)l.history_words * sizeof(uint64_t);
@@ -455,8 +480,8 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     sc_bits_clear_range(m->entry_set, 0, c->state_count);
     release_queue(m, &m->internal);
     release_queue(m, &m->external);
-    memset(m->history_recorded, 0, (size_t)m->words * sizeof(uint64_t));
-    memset(m->invoke_pending, 0, (size_t)m->words * sizeof(uint64_t));
+    if (m->history_recorded) memset(m->history_recorded, 0, (size_t)m->words * sizeof(uint64_t));
+    if (m->invoke_pending) memset(m->invoke_pending, 0, (size_t)m->words * sizeof(uint64_t));
     m->invoke_pending_count = 0;
     sc_step_count_configuration(m);
     m->started = true;

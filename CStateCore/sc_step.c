@@ -555,7 +555,7 @@ void sc_step_exit_interpreter(sc_machine *m) {
         if ((st->flags & SC_STATE_HAS_INVOKE) && m->host.invoke && !sc_bit_test(m->invoke_pending, s))
             m->host.invoke(m->host.context, m, s, false);
     }
-    sc_bits_clear_range(m->invoke_pending, 0, c->state_count);
+    if (m->invoke_pending) sc_bits_clear_range(m->invoke_pending, 0, c->state_count);
     m->invoke_pending_count = 0;
 }
 

@@ -102,16 +102,18 @@ func run(_ options: Options) throws {
     }
     // Everything above ran in a single-threaded process, where the machine lock (CMachineLock)
     // needs no atomic instruction. Real programs have other threads: start one (it only sleeps)
-    // and measure the typed API again, since its lock then costs two atomic operations per send.
+    // and measure the typed API again, since its lock then costs two atomic operations per send,
+    // and the confined machine (LocalStateMachine), whose send takes no lock whatever threads exist.
     if options.charts.contains(where: BenchChart.dispatched.contains) {
         startIdleThread()
         for chart in options.charts where BenchChart.dispatched.contains(chart) {
             FileHandle.standardError.write("dispatching \(chart.rawValue) with another thread alive...\n".data(using: .utf8)!)
-            let runners = [try Runner.core(try CoreChart(chart)), try Runner.typed(chart)]
+            let runners = [try Runner.core(try CoreChart(chart)), try Runner.typed(chart), try Runner.confined(chart)]
             let measured = try Measure.dispatch(runners, chart: chart, period: try chart.period(),
                                                 rounds: options.rounds, millis: options.millis)
             report.dispatch[chart]?.nsPerEvent["Swift typed, threads"] = measured.nsPerEvent["Swift typed"]
             report.dispatch[chart]?.nsPerEvent["C core, threads"] = measured.nsPerEvent["C core"]
+            report.dispatch[chart]?.nsPerEvent["Swift confined, threads"] = measured.nsPerEvent["Swift confined"]
         }
     }
     for chart in options.charts where [.turnstile, .hierarchical, .large].contains(chart) {

@@ -83,8 +83,9 @@ struct ChartCompiler {
     }
 
     private static func count(_ states: [StateDefinition]) -> Int {
+        // By index: `for state in states` would copy every state (retaining all its parts).
         var total = states.count
-        for state in states where !state.children.isEmpty { total += count(state.children) }
+        for index in states.indices where !states[index].children.isEmpty { total += count(states[index].children) }
         return total
     }
 

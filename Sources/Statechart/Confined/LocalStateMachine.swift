@@ -79,7 +79,7 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
     /// ```
     /// - Complexity: one macrostep. For an event without payload that the chart mentions, no
     ///   allocation, no string work, no lock and no atomic instruction.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     public func send(_ event: Event) throws -> SendOutcome {
         let id = eventKeys.id(for: event)
         if id != .max { return try machine.sendConfined(coreEventID: id) }

@@ -94,7 +94,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     /// - Complexity: one macrostep. For an event without payload that the chart mentions, the
     ///   send allocates nothing and does no string work: the event's bytes index a table built
     ///   when the chart was compiled. Events with payloads are boxed into a reusable slot.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     public func send(_ event: Event) throws -> SendOutcome {
         let id = eventKeys.id(for: event)
         if id != .max { return try machine.send(coreEventID: id) }

@@ -138,8 +138,8 @@ public final class Machine: @unchecked Sendable {
     // @unchecked: all mutable state lives in `runtime`, which is only touched with `gate` held;
     // the scheduler has its own lock and is published once, atomically.
     /// The runtime's gate (its lock lives in the runtime's block; the runtime lives as long).
-    let gate: ReentrantGate
-    let runtime: MachineRuntime
+    @usableFromInline let gate: ReentrantGate
+    @usableFromInline let runtime: MachineRuntime
     /// The delayed-event scheduler, once there is one (see ``scheduler``); retained here.
     private let schedulerSlot = Atomic<Unmanaged<DelayedEventScheduler>?>(nil)
     // Four words in all, so a machine takes a 48-byte allocation: what else a machine keeps
@@ -297,20 +297,31 @@ public final class Machine: @unchecked Sendable {
     }
 
     /// The allocation-free send path of typed machines: an interned event id with no payload.
-    @usableFromInline
+    /// (Not inlined into callers, unlike ``sendConfined(coreEventID:)``: the lock's two paths,
+    /// single- and multi-threaded, make it too large; the compiler then kept `process` out of
+    /// line, which cost more than the call.)
+    @inlinable @inline(__always)
     func send(coreEventID id: UInt32) throws -> SendOutcome {
-        try send(core: sc_event(id: id, flags: 0, data: 0))
+        let event = sc_event(id: id, flags: 0, data: 0)
+        return try gate.withLock(ifReentered: { queueFromCallback(event) }) { try process(event) }
     }
 
     /// The send of a ``LocalStateMachine``: ``send(coreEventID:)`` holding the gate with plain
-    /// stores (see `ReentrantGate.withConfinedHold`), no atomic instruction.
-    @usableFromInline
+    /// stores (see `ReentrantGate.withConfinedHold`), no atomic instruction. Inlined into the
+    /// caller's code with `process`, so a send is a thread-id read, a few plain loads and
+    /// stores and `sc_machine_dispatch`, with no call of its own.
+    @inlinable @inline(__always)
     func sendConfined(coreEventID id: UInt32) throws -> SendOutcome {
         let event = sc_event(id: id, flags: 0, data: 0)
-        return try gate.withConfinedHold(isShared: { runtime.ownerHandedOut }, ifReentered: {
-            runtime.externalQueue.append(event)
-            return .queued
-        }) { try process(event) }
+        return try gate.withConfinedHold(isShared: { runtime.ownerHandedOut },
+                                         ifReentered: { queueFromCallback(event) }) { try process(event) }
+    }
+
+    /// An event sent from one of the machine's own callbacks: queued for after the macrostep.
+    @usableFromInline
+    func queueFromCallback(_ event: sc_event) -> SendOutcome {
+        runtime.externalQueue.append(event)
+        return .queued
     }
 
     /// ``submit(_:typed:known:)`` for a ``LocalStateMachine``: the gate held with plain stores.
@@ -330,7 +341,7 @@ public final class Machine: @unchecked Sendable {
     /// queued an event, recorded an error or asked to stop), the send is one call of
     /// `sc_machine_dispatch` and a few loads. Anything else goes the whole way
     /// (`finishProcessing`), which does what the fast path skipped.
-    @inline(__always)
+    @inlinable @inline(__always)
     func process(_ event: sc_event, drainingQueue: Bool = true) throws -> SendOutcome {
         guard runtime.dispatchesDirectly else { return try processInFull(event, drainingQueue: drainingQueue) }
         let status = sc_machine_dispatch(runtime.core, event)
@@ -340,7 +351,8 @@ public final class Machine: @unchecked Sendable {
 
     /// ``process(_:drainingQueue:)`` after a direct dispatch that left work: errors, the
     /// events queued meanwhile, a requested stop, a halt.
-    private func finishProcessing(_ status: sc_status, drainingQueue: Bool) throws -> SendOutcome {
+    @usableFromInline
+    func finishProcessing(_ status: sc_status, drainingQueue: Bool) throws -> SendOutcome {
         if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
         if drainingQueue && !runtime.externalQueue.isEmpty { try drainPending() }
         finishMacrostep()
@@ -349,7 +361,8 @@ public final class Machine: @unchecked Sendable {
 
     /// ``process(_:drainingQueue:)`` when the machine is not started, or an external-event
     /// gate or unhandled-event observer must see the event.
-    private func processInFull(_ event: sc_event, drainingQueue: Bool) throws -> SendOutcome {
+    @usableFromInline
+    func processInFull(_ event: sc_event, drainingQueue: Bool) throws -> SendOutcome {
         guard runtime.started else {
             runtime.releaseSlot(event.data)
             throw MachineError.notStarted

@@ -11,6 +11,7 @@ import Synchronization
 ///
 /// The hot properties are `@exclusivity(unchecked)`: the gate already serializes every access,
 /// and the dynamic exclusivity checks would otherwise cost more than the core's dispatch.
+@usableFromInline
 final class MachineRuntime {
     // Layout: a machine holds one runtime for its whole life, and a million machines hold a
     // million runtimes, so the fields are ordered words first, then the 32-bit bounds, then the
@@ -19,7 +20,7 @@ final class MachineRuntime {
     let chart: CompiledChart
     /// The core machine: the start of the block this runtime allocates (see `init`), which
     /// also holds the gate's lock.
-    private(set) var core: OpaquePointer!
+    @usableFromInline @exclusivity(unchecked) private(set) var core: OpaquePointer!
     weak var owner: Machine?
     /// The typed ``StateMachine`` wrapping this runtime's machine, if any (set once, before
     /// sharing); see ``Machine/typedOwner``.
@@ -43,7 +44,7 @@ final class MachineRuntime {
     /// The machine's external queue: events sent while the machine is held (by its own
     /// actions and observers), processed in order once the current macrostep completes.
     /// Each entry already holds its payload slot; the slot is freed when the core releases it.
-    @exclusivity(unchecked) var externalQueue: [sc_event] = []
+    @usableFromInline @exclusivity(unchecked) var externalQueue: [sc_event] = []
 
     /// What a machine needs only once someone asks for it: observers, the transition
     /// recorder, an external-event gate, a transition-error handler, an error to report.
@@ -99,7 +100,7 @@ final class MachineRuntime {
         }
     }
     /// `pendingError != nil`, as a flag: the send path tests it without copying the error.
-    @exclusivity(unchecked) private(set) var hasPendingError = false
+    @usableFromInline @exclusivity(unchecked) private(set) var hasPendingError = false
     /// Transitions taken during the current send, when someone asked for them.
     @exclusivity(unchecked) var recordTransitions = false {
         didSet {
@@ -144,10 +145,10 @@ final class MachineRuntime {
     /// Whether a send may go straight to `sc_machine_dispatch` (`Machine.process`): started, and
     /// no external-event gate or unhandled-event observer has to see the event first. Kept up
     /// to date by those three properties, so the send path tests one flag.
-    @exclusivity(unchecked) private(set) var dispatchesDirectly = false
+    @usableFromInline @exclusivity(unchecked) private(set) var dispatchesDirectly = false
     /// Whether the chart has a top-level final state, the only way a dispatch can halt the
     /// machine: when it has none, a send need not ask the core whether it halted.
-    let mayHalt: Bool
+    @usableFromInline let mayHalt: Bool
 
     /// The machine belongs to a ``LocalStateMachine``: its gate is held with plain stores
     /// until ``ownerHandedOut`` (see `ReentrantGate.withConfinedHold`). Set once, before use.
@@ -155,7 +156,7 @@ final class MachineRuntime {
     /// A callback of a confined machine read ``ActionContext/machine``: the machine may now be
     /// sent to from other threads, and its gate is the real lock from then on. Only written on
     /// the thread that holds the confined machine.
-    @exclusivity(unchecked) var ownerHandedOut = false
+    @usableFromInline @exclusivity(unchecked) var ownerHandedOut = false
 
     /// ``MachineOptions/runsFullAlgorithm``: no direct dispatch either, so the reference the
     /// differential tests compare with shares none of the send path's shortcuts.
@@ -167,7 +168,7 @@ final class MachineRuntime {
 
     /// After a direct dispatch that returned `status`: whether the macrostep is complete with
     /// nothing left for the send to do (see `Machine.process`).
-    @inline(__always)
+    @inlinable @inline(__always)
     func leftNothingToFinish(_ status: sc_status) -> Bool {
         (status == SC_UNHANDLED || (status == SC_OK && !mayHalt))
             && externalQueue.isEmpty && !hasPendingError && !stopRequested
@@ -175,7 +176,7 @@ final class MachineRuntime {
     /// Whether the halt has been handled (delayed events cancelled, streams finished).
     @exclusivity(unchecked) var haltReported = false
     /// ``Machine/stop()`` was called from a callback: stop once the macrostep completes.
-    @exclusivity(unchecked) var stopRequested = false
+    @usableFromInline @exclusivity(unchecked) var stopRequested = false
 
     /// Run before each external event's macrostep (see `Machine+ExternalEvents.swift`).
     var externalEventGate: ((ActionContext) -> Bool)? {

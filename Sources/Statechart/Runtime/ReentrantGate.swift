@@ -12,10 +12,11 @@ import CMachineLock
 /// to the core machine (one allocation for both, see `MachineRuntime.init`), and is valid as
 /// long as that runtime. Everything holding a gate holds its runtime too (the machine, an
 /// ``ActionContext``).
+@usableFromInline
 struct ReentrantGate: @unchecked Sendable {
     // @unchecked: `lock` is only touched through machine_lock's atomic operations (and, for a
     // confined machine, by the one thread that may use it).
-    let lock: UnsafeMutablePointer<machine_lock>
+    @usableFromInline let lock: UnsafeMutablePointer<machine_lock>
 
     /// A gate over `lock`, already initialised (`machine_lock_init`) by its owner.
     init(lock: UnsafeMutablePointer<machine_lock>) {
@@ -37,7 +38,7 @@ struct ReentrantGate: @unchecked Sendable {
 
     /// Runs `reentered` when the current thread already holds the gate (a callback of the
     /// machine), else `body` holding the gate. One thread-id read serves both decisions.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<T>(ifReentered reentered: () throws -> T, _ body: () throws -> T) rethrows -> T {
         let me = machine_lock_self()
         if machine_lock_is_held_by(lock, me) { return try reentered() }
@@ -54,7 +55,7 @@ struct ReentrantGate: @unchecked Sendable {
     /// ``ActionContext/machine``, and may be sent to from other threads) the real lock is used;
     /// if that happens while `body` runs, the release is the real one too, which wakes a
     /// thread that found the gate held and waits.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withConfinedHold<T>(isShared: () -> Bool, ifReentered reentered: () throws -> T,
                              _ body: () throws -> T) rethrows -> T {
         let me = machine_lock_self()

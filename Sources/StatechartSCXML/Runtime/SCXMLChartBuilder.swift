@@ -57,20 +57,33 @@ struct SCXMLChartBuilder {
         case .history: kind = .history(state.pointee.historyType == .deep ? .deep : .shallow)
         }
         let children = state.pointee.children
-        var definition = StateDefinition(state.pointee.id, kind: kind, initial: state.pointee.initial,
-                                         children: children.isEmpty ? [] : states(children),
-                                         location: state.pointee.sourceLocation)
+        var initialTransition: TransitionDefinition?
+        var transitionDefinitions: [TransitionDefinition] = []
         if state.pointee.kind == .history {
-            definition.initialTransition = state.pointee.transitions.first.map(transition(copy:))
+            initialTransition = state.pointee.transitions.first.map(transition(copy:))
         } else {
             let transitions = state.pointee.transitions
-            if !transitions.isEmpty { definition.transitions = self.transitions(transitions) }
-            definition.initialTransition = state.pointee.initialElement.map { transition(copy: $0.transition) }
+            if !transitions.isEmpty { transitionDefinitions = self.transitions(transitions) }
+            initialTransition = state.pointee.initialElement.map { transition(copy: $0.transition) }
         }
+        // The parts are made first and the definition once, returned as made when the state has
+        // no content needing closures (a definition made and then changed is copied).
+        let definition = StateDefinition(state.pointee.id, kind: kind, initial: state.pointee.initial,
+                                         initialTransition: consume initialTransition,
+                                         children: children.isEmpty ? [] : states(children),
+                                         transitions: consume transitionDefinitions,
+                                         location: state.pointee.sourceLocation)
         // The rest makes closures over the state: only for states with such content.
         guard (lateBinding && state.pointee.datamodelElement != nil) || !state.pointee.onEntry.isEmpty
             || !state.pointee.onExit.isEmpty || state.pointee.kind == .final || !state.pointee.invokes.isEmpty
         else { return definition }
+        return withClosures(definition, state)
+    }
+
+    /// `definition` with the closures for the content of `state`: entry and exit handlers, late
+    /// data, invocations, done data.
+    private func withClosures(_ made: StateDefinition, _ state: UnsafePointer<SCXMLState>) -> StateDefinition {
+        var definition = made
         let s = state.pointee
         let session = self.session
         var entry: [Action] = []

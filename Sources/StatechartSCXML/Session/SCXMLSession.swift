@@ -49,7 +49,10 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     /// Counts changes of `hooks`, so `<log>` can use its own copy of the log hook without
     /// taking the lock (two atomic operations per `<log>`) until the hooks change.
     let hooksVersion = Atomic<UInt>(0)
-    @exclusivity(unchecked) var logCopy: (@Sendable (_ label: String?, _ message: String) -> Void)?
+    @exclusivity(unchecked) var logCopy: LogHook?
+    /// `logCopy` unretained, for calling it: `logCopy` keeps it alive, and is only replaced by
+    /// ``log(_:_:)`` before it calls (never during a call).
+    @exclusivity(unchecked) var logCopyReference: Unmanaged<LogHook>?
     @exclusivity(unchecked) var logCopyVersion = UInt.max
     @exclusivity(unchecked) var outgoingCopy: (@Sendable (SCXMLOutgoingEvent) -> Void)?
     @exclusivity(unchecked) var outgoingCopyVersion = UInt.max

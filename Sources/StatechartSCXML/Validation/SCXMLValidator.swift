@@ -49,7 +49,17 @@ struct SCXMLValidator {
     // MARK: - Document
 
     mutating func validateDocument(_ document: inout SCXMLDocument) {
-        // The flat table, and unique user ids.
+        // The flat table, and unique user ids; sized first (a count is cheaper than growing
+        // seven arrays and the id table step by step on a large document).
+        let count = Self.count(document.states)
+        ids.reserveCapacity(count)
+        kinds.reserveCapacity(count)
+        locations.reserveCapacity(count)
+        generated.reserveCapacity(count)
+        parents.reserveCapacity(count)
+        lastDescendants.reserveCapacity(count)
+        hasChildStates.reserveCapacity(count)
+        indexByID.reserveCapacity(count)
         collect(document.states, parent: -1)
 
         // Generated ids: "__<kind><position in document order>", made unique against the document's ids.
@@ -72,6 +82,13 @@ struct SCXMLValidator {
         check(document.states, index: &index)
 
         if nestedDocuments > 0 { Self.validateNested(&document.states, into: &diagnostics) }
+    }
+
+    /// The number of states in `states` and their descendants.
+    static func count(_ states: [SCXMLState]) -> Int {
+        var total = states.count
+        for index in states.indices where !states[index].children.isEmpty { total += count(states[index].children) }
+        return total
     }
 
     mutating func collect(_ states: [SCXMLState], parent: Int32) {

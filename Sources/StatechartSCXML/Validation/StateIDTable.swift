@@ -8,6 +8,14 @@ struct StateIDTable {
     private var keys: [String] = []
     private var values: [Int32] = []
 
+    /// Makes room for `capacity` ids before the table grows.
+    mutating func reserveCapacity(_ capacity: Int) {
+        guard capacity > keys.count, keys.isEmpty else { return }
+        index = HashIndex(capacity: capacity)
+        keys.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
+    }
+
     /// The index stored for `key`.
     subscript(key: String) -> Int? {
         guard let entry = index.find(HashIndex.hash(key), where: { keys[$0] == key }) else { return nil }

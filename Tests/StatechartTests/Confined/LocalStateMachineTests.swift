@@ -96,6 +96,40 @@ final class LocalStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.configuration, [.idle])
     }
 
+    /// The machine handed out inside a macrostep that holds it with plain stores: a thread that
+    /// sends meanwhile finds it held and waits, and the end of that macrostep (the real release,
+    /// since the machine was handed out) wakes it.
+    func testAThreadThatWaitsForAMachineHandedOutMidMacrostepIsWoken() throws {
+        final class Kept: @unchecked Sendable {
+            var machine: StateMachine<Job, Signal>?
+            let sent = Mutex<SendOutcome?>(nil)
+        }
+        let kept = Kept()
+        let finished = expectation(description: "the other thread's send returned")
+        let machine = LocalStateMachine(try TypedChart<Job, Signal>(name: "handed") {
+            StateNode(.idle) { On(.start, to: .busy) }
+            StateNode(.busy) {
+                OnEntry { ctx in
+                    guard kept.machine == nil else { return }
+                    kept.machine = ctx.machine
+                    Thread {
+                        let outcome = try? kept.machine?.send(.finish)
+                        kept.sent.withLock { $0 = outcome }
+                        finished.fulfill()
+                    }.start()
+                    Thread.sleep(forTimeInterval: 0.1)      // the thread now waits for the machine
+                }
+                On(.finish, to: .done)
+            }
+            StateNode(.done)
+        })
+        try machine.start()
+        XCTAssertEqual(try machine.send(.start), .handled)
+        wait(for: [finished], timeout: 10)
+        XCTAssertEqual(kept.sent.withLock { $0 }, .handled)
+        XCTAssertEqual(machine.configuration, [.done])
+    }
+
     func testDelayedTransitionsFireOnTheMachinesClock() throws {
         let clock = TestClock()
         let machine = LocalStateMachine(try TypedChart<Job, Signal>(name: "timer") {
