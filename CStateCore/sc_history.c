@@ -19,8 +19,8 @@ void sc_history_index_build(sc_machine *m) {
     uint32_t k = 0, offset = 0;
     for (sc_id s = 0; s < c->state_count; s++) {
         if (!sc_is_history(c->states[s].kind)) continue;
-        m->history_index[2 * k] = s;
-        m->history_index[2 * k + 1] = offset;
+        sc_block_history_index(m)[2 * k] = s;
+        sc_block_history_index(m)[2 * k + 1] = offset;
         offset += sc_history_record_words(c, s);
         k++;
     }
@@ -31,12 +31,12 @@ static uint64_t *record_of(const sc_machine *m, sc_id h) {
     uint32_t lo = 0, hi = m->history_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        sc_id s = m->history_index[2 * mid];
-        if (s == h) return m->history_records + m->history_index[2 * mid + 1];
+        sc_id s = sc_block_history_index(m)[2 * mid];
+        if (s == h) return sc_block_history_records(m) + sc_block_history_index(m)[2 * mid + 1];
         if (s < h) lo = mid + 1; else hi = mid;
     }
     assert(!"not a history state");
-    return m->history_records;
+    return sc_block_history_records(m);
 }
 
 sc_history_cursor sc_history_open(const sc_machine *m, sc_id h) {
@@ -49,7 +49,7 @@ sc_history_cursor sc_history_open(const sc_machine *m, sc_id h) {
 sc_history_cursor sc_history_open_current(const sc_machine *m, sc_id h) {
     const sc_chart *c = m->chart;
     sc_id p = c->states[h].parent;
-    sc_history_cursor cur = { c, m->configuration, p + 1, c->states[p].last_descendant + 1, 0, p,
+    sc_history_cursor cur = { c, sc_block_configuration(m), p + 1, c->states[p].last_descendant + 1, 0, p,
                               c->states[h].kind };
     return cur;
 }
@@ -73,7 +73,7 @@ void sc_history_record(sc_machine *m, sc_id h) {
     memset(rec, 0, sc_history_record_words(c, h) * sizeof(uint64_t));
     sc_history_cursor cur = sc_history_open_current(m, h);
     for (sc_id s = sc_history_next(&cur); s != SC_NONE; s = sc_history_next(&cur)) sc_bit_set(rec, s - p - 1);
-    sc_bit_set(m->history_recorded, h);
+    sc_bit_set(sc_block_history_recorded(m), h);
 }
 
 void sc_history_set(sc_machine *m, sc_id h, const sc_id *states, uint32_t count) {
@@ -82,6 +82,6 @@ void sc_history_set(sc_machine *m, sc_id h, const sc_id *states, uint32_t count)
     uint64_t *rec = record_of(m, h);
     memset(rec, 0, sc_history_record_words(c, h) * sizeof(uint64_t));
     for (uint32_t i = 0; i < count; i++) sc_bit_set(rec, states[i] - p - 1);
-    if (count) sc_bit_set(m->history_recorded, h);
-    else sc_bit_clear(m->history_recorded, h);
+    if (count) sc_bit_set(sc_block_history_recorded(m), h);
+    else sc_bit_clear(sc_block_history_recorded(m), h);
 }

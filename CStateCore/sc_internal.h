@@ -34,6 +34,8 @@ typedef volatile bool sc_interrupt_flag;
  *   | history_default  |  W words: scratch, history states that used their default transition
  *   | invoke_pending   |  W words: entered, not exited, invocations not started yet
  *   | history_recorded |  W words: bit h set when history state h holds a record
+ *   |                  |  (history_*: 0 words, pointer NULL, without history states;
+ *   |                  |   invoke_pending: likewise without SC_STATE_HAS_INVOKE)
  *   | history_records  |  one record per history state: a bit per descendant of its parent
  *   | history_index    |  H x 2 x uint32: (history state, word offset of its record), sorted
  *   | enabled          |  A x 2 x uint32: (transition, domain) selected in this microstep
@@ -98,17 +100,35 @@ struct sc_machine {
     uint32_t invoke_pending_count;
     uint32_t atomic_active;     /* active atomic states */
     sc_id last_atomic;          /* the atomic state entered last: the leaf when atomic_active == 1 */
-    uint64_t *configuration;
-    uint64_t *entry_set;
-    uint64_t *history_default;
-    uint64_t *invoke_pending;
-    uint64_t *history_recorded;
-    uint64_t *history_records;
-    uint32_t *history_index;
-    sc_enabled *enabled;
+    /* Where the arrays of the block are: bytes from the machine (0: the chart needs none), read
+     * through the accessors below. Offsets, not pointers: half the bytes on 64-bit targets. */
+    uint32_t configuration_at;
+    uint32_t entry_set_at;
+    uint32_t history_default_at;
+    uint32_t invoke_pending_at;
+    uint32_t history_recorded_at;
+    uint32_t history_records_at;
+    uint32_t history_index_at;
+    uint32_t enabled_at;
     sc_queue internal;
     sc_queue external;
 };
+
+/* The arrays of a machine's block (see the layout above); NULL for one the chart needs none of. */
+static inline void *sc_machine_array(const sc_machine *m, uint32_t at) {
+    return at ? (void *)((uint8_t *)(uintptr_t)m + at) : NULL;
+}
+#define SC_MACHINE_ARRAY(type, name) \
+    static inline type *sc_block_##name(const sc_machine *m) { return (type *)sc_machine_array(m, m->name##_at); }
+SC_MACHINE_ARRAY(uint64_t, configuration)
+SC_MACHINE_ARRAY(uint64_t, entry_set)
+SC_MACHINE_ARRAY(uint64_t, history_default)
+SC_MACHINE_ARRAY(uint64_t, invoke_pending)
+SC_MACHINE_ARRAY(uint64_t, history_recorded)
+SC_MACHINE_ARRAY(uint64_t, history_records)
+SC_MACHINE_ARRAY(uint32_t, history_index)
+SC_MACHINE_ARRAY(sc_enabled, enabled)
+#undef SC_MACHINE_ARRAY
 
 /* Bytes of the header; what follows it starts 8-aligned. */
 #define SC_MACHINE_HEADER_BYTES ((sizeof(struct sc_machine) + 7u) & ~(size_t)7u)
@@ -307,7 +327,7 @@ sc_status sc_step_enter_initial(sc_machine *m);
 /* mainEventLoop for one external event, first half: selectTransitions and the microstep.
  * Returns whether a transition was enabled. */
 bool sc_step_external_microstep(sc_machine *m, const sc_event *event);
-/* The microstep of transitions already selected in m->enabled (selection order, no repeats, domains
+/* The microstep of transitions already selected in sc_block_enabled(m) (selection order, no repeats, domains
  * filled; the plan cache selects them from a GUARDED plan). Returns whether one was taken. */
 bool sc_step_take_selected(sc_machine *m, const sc_event *event);
 /* mainEventLoop, second half: eventless transitions, internal events, invocations. SC_OK or

@@ -9,8 +9,10 @@
 
 /* Small: a slot is an sc_event (16 bytes, 12 on 32-bit targets), and most charts raise or post
  * a few events per macrostep. Hosts that raise more size the queues in sc_options or grow the
- * internal one from sc_host.queue_full (the Swift runtime does). */
+ * internal one from sc_host.queue_full (the Swift runtime does). A silent chart (see
+ * chart_is_silent) raises and sends nothing itself: one slot each, for what the host queues. */
 #define SC_DEFAULT_QUEUE_CAPACITY 8u
+#define SC_SILENT_QUEUE_CAPACITY 1u
 #define SC_DEFAULT_MAX_STEPS 100000u
 
 /* ---- layout ------------------------------------------------------------------------------- */
@@ -18,12 +20,28 @@
 typedef struct sc_layout {
     uint32_t words, history_count, history_words, atomic_count, internal_cap, external_cap, max_steps;
     uint32_t flags;
+    uint32_t history_bit_words;     /* history_default, history_recorded: W words each, or 0 (no history) */
+    uint32_t invoke_words;          /* invoke_pending: W words, or 0 (no state has invocations) */
     size_t size;
 } sc_layout;
 
 static size_t round_up8(size_t n) { return (n + 7u) & ~(size_t)7u; }
 
 #define SC_MACHINE_KNOWN_FLAGS (SC_MACHINE_TRUSTED_CHART | SC_MACHINE_NO_PLANS)
+
+/* Whether nothing in chart c queues an event by itself: no executable content (where <raise> and
+ * <send> live), no done events, no invocations, no history (whose transitions may fail, and an
+ * SCXML host raises error.execution from sc_host.error). */
+static bool chart_is_silent(const sc_chart *c) {
+    for (sc_id s = 0; s < c->state_count; s++) {
+        const sc_state *st = &c->states[s];
+        if (st->on_entry != SC_NONE || st->on_exit != SC_NONE || st->done_event != SC_NONE) return false;
+        if (st->flags & (SC_STATE_HAS_INVOKE | SC_STATE_HAS_HISTORY | SC_STATE_HAS_DONEDATA)) return false;
+    }
+    for (sc_id t = 0; t < c->transition_count; t++)
+        if (c->transitions[t].action != SC_NONE) return false;
+    return true;
+}
 
 /* The layout of a machine for chart c with options o: SC_OK, SC_ERR_BAD_ARGUMENT (unknown flags)
  * or SC_ERR_BAD_CHART. */
@@ -48,19 +66,23 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
             l->history_count++;
             l->history_words += sc_history_record_words(c, s);
         }
+        if (st->flags & SC_STATE_HAS_INVOKE) l->invoke_words = l->words;
     }
+    if (l->history_count) l->history_bit_words = l->words;
     l->atomic_count = atomic < parallel_bound ? atomic : parallel_bound;
-    l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
-    l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : SC_DEFAULT_QUEUE_CAPACITY;
+    uint32_t default_cap = chart_is_silent(c) ? SC_SILENT_QUEUE_CAPACITY : SC_DEFAULT_QUEUE_CAPACITY;
+    l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : default_cap;
+    l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : default_cap;
     if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes(c, l->words));
-    size += (size_t)l->words * 5u * sizeof(uint64_t);
+    size += ((size_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words) * sizeof(uint64_t);
     size += (size_t)l->history_words * sizeof(uint64_t);
     size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
     size += round_up8((size_t)l->atomic_count * sizeof(sc_enabled));
     size += round_up8((size_t)l->internal_cap * sizeof(sc_event));
     size += round_up8((size_t)l->external_cap * sizeof(sc_event));
+    if (size > UINT32_MAX) return SC_ERR_NO_MEMORY;     /* the header keeps 32-bit offsets */
     l->size = size;
     return SC_OK;
 }
@@ -87,17 +109,22 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     m->enabled_capacity = l.atomic_count;
     m->max_steps = l.max_steps;
     m->no_plans = (l.flags & SC_MACHINE_NO_PLANS) != 0;
-    uint64_t **bitsets[] = { &m->configuration, &m->entry_set, &m->history_default,
-                             &m->invoke_pending, &m->history_recorded };
+    /* Bit arrays a chart cannot use are left out (offset 0): history ones without history
+     * states, invoke_pending without invocations. */
+    struct { uint32_t *at; uint32_t words; } bitsets[] = {
+        { &m->configuration_at, l.words }, { &m->entry_set_at, l.words },
+        { &m->history_default_at, l.history_bit_words }, { &m->invoke_pending_at, l.invoke_words },
+        { &m->history_recorded_at, l.history_bit_words },
+    };
     for (size_t i = 0; i < sizeof bitsets / sizeof bitsets[0]; i++) {
-        *bitsets[i] = (uint64_t *)(void *)p;
-        p += (size_t)l.words * sizeof(uint64_t);
+        *bitsets[i].at = bitsets[i].words ? (uint32_t)(p - (uint8_t *)memory) : 0;
+        p += (size_t)bitsets[i].words * sizeof(uint64_t);
     }
-    m->history_records = (uint64_t *)(void *)p;
+    m->history_records_at = (uint32_t)(p - (uint8_t *)memory);
     p += (size_t)l.history_words * sizeof(uint64_t);
-    m->history_index = (uint32_t *)(void *)p;
+    m->history_index_at = (uint32_t)(p - (uint8_t *)memory);
     p += round_up8((size_t)l.history_count * 2u * sizeof(uint32_t));
-    m->enabled = (sc_enabled *)(void *)p;
+    m->enabled_at = (uint32_t)(p - (uint8_t *)memory);
     p += round_up8((size_t)l.atomic_count * sizeof(sc_enabled));
     m->internal.slots = (sc_event *)(void *)p;
     m->internal.capacity = l.internal_cap;
@@ -354,7 +381,7 @@ sc_status sc_machine_stop(sc_machine *m) {
 /* ---- accessors -------------------------------------------------------------------------- */
 
 bool sc_machine_is_active(const sc_machine *m, sc_id state) {
-    return m && state < m->chart->state_count && sc_bit_test(m->configuration, state);
+    return m && state < m->chart->state_count && sc_bit_test(sc_block_configuration(m), state);
 }
 bool sc_machine_is_started(const sc_machine *m) { return m && m->started; }
 bool sc_machine_is_halted(const sc_machine *m) { return m && m->halted; }
@@ -362,15 +389,15 @@ bool sc_machine_is_busy(const sc_machine *m) { return m && m->busy; }
 const sc_chart *sc_machine_chart(const sc_machine *m) { return m ? m->chart : NULL; }
 void *sc_machine_context(const sc_machine *m) { return m ? m->host.context : NULL; }
 uint32_t sc_machine_configuration_words(const sc_machine *m) { return m ? m->words : 0; }
-const uint64_t *sc_machine_configuration(const sc_machine *m) { return m ? m->configuration : NULL; }
+const uint64_t *sc_machine_configuration(const sc_machine *m) { return m ? sc_block_configuration(m) : NULL; }
 uint32_t sc_machine_dropped_events(const sc_machine *m) { (void)m; return 0; }
 
 uint32_t sc_machine_active_states(const sc_machine *m, bool atomic_only, sc_id *out, uint32_t capacity) {
     if (!m) return 0;
     const sc_chart *c = m->chart;
     uint32_t n = 0;
-    for (sc_id s = sc_bit_next(m->configuration, 0, c->state_count); s < c->state_count;
-         s = sc_bit_next(m->configuration, s + 1, c->state_count)) {
+    for (sc_id s = sc_bit_next(sc_block_configuration(m), 0, c->state_count); s < c->state_count;
+         s = sc_bit_next(sc_block_configuration(m), s + 1, c->state_count)) {
         if (atomic_only && !sc_is_atomic(c->states[s].kind)) continue;
         if (out && n < capacity) out[n] = s;
         n++;
@@ -382,7 +409,7 @@ uint32_t sc_machine_active_states(const sc_machine *m, bool atomic_only, sc_id *
 
 uint32_t sc_machine_history(const sc_machine *m, sc_id h, sc_id *out, uint32_t capacity) {
     if (!m || h >= m->chart->state_count || !sc_is_history(m->chart->states[h].kind)) return UINT32_MAX;
-    if (!sc_bit_test(m->history_recorded, h)) return 0;
+    if (!sc_bit_test(sc_block_history_recorded(m), h)) return 0;
     sc_history_cursor cur = sc_history_open(m, h);
     uint32_t n = 0;
     for (sc_id s = sc_history_next(&cur); s != SC_NONE; s = sc_history_next(&cur)) {
@@ -431,19 +458,19 @@ static sc_status stage_configuration(sc_machine *m, const sc_id *states, uint32_
     const sc_chart *c = m->chart;
     for (uint32_t i = 0; i < count; i++) {
         if (states[i] >= c->state_count) {
-            sc_bits_clear_range(m->entry_set, 0, c->state_count);
+            sc_bits_clear_range(sc_block_entry_set(m), 0, c->state_count);
             return SC_ERR_BAD_ARGUMENT;
         }
-        sc_bit_set(m->entry_set, states[i]);
+        sc_bit_set(sc_block_entry_set(m), states[i]);
     }
-    if (is_legal_configuration(c, m->entry_set)) return SC_OK;
-    sc_bits_clear_range(m->entry_set, 0, c->state_count);
+    if (is_legal_configuration(c, sc_block_entry_set(m))) return SC_OK;
+    sc_bits_clear_range(sc_block_entry_set(m), 0, c->state_count);
     return SC_ERR_BAD_ARGUMENT;
 }
 
 sc_status sc_machine_check_configuration(sc_machine *m, const sc_id *states, uint32_t count) {
     sc_status status = stage_configuration(m, states, count);
-    if (status == SC_OK) sc_bits_clear_range(m->entry_set, 0, m->chart->state_count);
+    if (status == SC_OK) sc_bits_clear_range(sc_block_entry_set(m), 0, m->chart->state_count);
     return status;
 }
 
@@ -451,12 +478,12 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     sc_status status = stage_configuration(m, states, count);
     if (status != SC_OK) return status;
     const sc_chart *c = m->chart;
-    memcpy(m->configuration, m->entry_set, (size_t)m->words * sizeof(uint64_t));
-    sc_bits_clear_range(m->entry_set, 0, c->state_count);
+    memcpy(sc_block_configuration(m), sc_block_entry_set(m), (size_t)m->words * sizeof(uint64_t));
+    sc_bits_clear_range(sc_block_entry_set(m), 0, c->state_count);
     release_queue(m, &m->internal);
     release_queue(m, &m->external);
-    memset(m->history_recorded, 0, (size_t)m->words * sizeof(uint64_t));
-    memset(m->invoke_pending, 0, (size_t)m->words * sizeof(uint64_t));
+    if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)m->words * sizeof(uint64_t));
+    if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)m->words * sizeof(uint64_t));
     m->invoke_pending_count = 0;
     sc_step_count_configuration(m);
     m->started = true;

@@ -24,6 +24,10 @@ _Static_assert(sizeof(sc_plan) == 48, "a plan is 48 bytes: 16 per machine");
 _Static_assert(SC_PLAN_MAX_CANDIDATES <= 8, "group_end has one bit per candidate");
 _Static_assert(sizeof(sc_plan_cache) % sizeof(uint64_t) == 0, "the plans are 8-aligned");
 _Static_assert(sizeof(sc_plan) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
+_Static_assert(SC_PLAN_MAX_SETS * SC_PLAN_WAYS <= UINT8_MAX && SC_PLAN_MAX_KEY_WORDS <= UINT8_MAX, "plan_count, key_words fit a byte");
+_Static_assert(sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS *
+               (sizeof(sc_plan) + sizeof(sc_plan_candidates) + 2u * SC_PLAN_MAX_KEY_WORDS * sizeof(uint64_t)) <= UINT16_MAX,
+               "the cache's offsets fit 16 bits");
 
 #if SC_PLAN_STATS
 sc_plan_stats sc_plan_counters;
@@ -67,12 +71,12 @@ static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
     size_t words_at = candidates + (chart_has_guards(c) ? round_up8(plans * sizeof(sc_plan_candidates)) : 0);
     size_t before = words_at + plans * 2u * key_words * sizeof(uint64_t);
     if (cache) {
-        cache->set_mask = sets - 1;
-        cache->plan_count = (uint32_t)plans;
-        cache->key_words = key_words;
-        cache->candidates_offset = chart_has_guards(c) ? (uint32_t)candidates : 0;
-        cache->words_offset = (uint32_t)words_at;
-        cache->before_offset = (uint32_t)before;
+        cache->set_mask = (uint8_t)(sets - 1);
+        cache->plan_count = (uint8_t)plans;
+        cache->key_words = (uint8_t)key_words;
+        cache->candidates_offset = chart_has_guards(c) ? (uint16_t)candidates : 0;
+        cache->words_offset = (uint16_t)words_at;
+        cache->before_offset = (uint16_t)before;
     }
     return before + key_words * sizeof(uint64_t);
 }
@@ -89,7 +93,7 @@ sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_plan *set, s
         sc_plan *p = set + w;
         if (p->key != cache->key || p->event != event) continue;
         uint32_t i = 0;
-        while (i < n && words[i] == m->configuration[i]) i++;
+        while (i < n && words[i] == sc_block_configuration(m)[i]) i++;
         if (i < n) continue;
         SC_PLAN_COUNT(multiword_replays);
         return p;
@@ -100,7 +104,7 @@ sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_plan *set, s
 void sc_plan_apply_words(sc_machine *m, const sc_plan *p) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     const uint64_t *next = sc_plan_words(cache, p) + cache->key_words;
-    for (uint32_t i = 0; i < cache->key_words; i++) m->configuration[i] = next[i];
+    for (uint32_t i = 0; i < cache->key_words; i++) sc_block_configuration(m)[i] = next[i];
 }
 
 /* Sets bits [begin, end) of a bit array. */
@@ -154,9 +158,9 @@ static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc
     uint64_t forced[SC_PLAN_MAX_KEY_WORDS] = { 0 };     /* the entry set before completion */
     bool quiet = !m->host.entered && !m->host.exited && !m->host.taken;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
-        const sc_transition *t = &c->transitions[m->enabled[k].transition];
+        const sc_transition *t = &c->transitions[sc_block_enabled(m)[k].transition];
         if (t->action != SC_NONE) quiet = false;
-        sc_id d = m->enabled[k].domain;
+        sc_id d = sc_block_enabled(m)[k].domain;
         if (d == SC_NONE) continue;
         bits_set_range(exit, d + 1, c->states[d].last_descendant + 1);
         for (uint32_t j = 0; j < t->target_count; j++) sc_bit_set(forced, c->targets[t->targets_offset + j]);
@@ -171,7 +175,7 @@ static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc
     /* In document order, as computeEntrySet completes it: a compound state with no forced
      * descendant is entered by default, and its initial transition's targets become forced. */
     for (uint32_t w = 0; w < words; w++) {
-        for (uint64_t bits = m->configuration[w] & exit[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = sc_block_configuration(m)[w] & exit[w]; bits; bits &= bits - 1) {
             sc_id s = w * 64u + sc_ctz64(bits);
             const sc_state *st = &c->states[s];
             if (!entry_fits(st)) return false;
@@ -185,7 +189,7 @@ static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc
     }
     if (!quiet) return false;
     step->mode = SC_PLAN_MASKS;
-    step->u.masks.next_key = words == 1 ? m->configuration[0] : sc_plan_digest(m->configuration, words);
+    step->u.masks.next_key = words == 1 ? sc_block_configuration(m)[0] : sc_plan_digest(sc_block_configuration(m), words);
     step->u.masks.next_set = sc_plan_set_of(sc_plan_cache_of(m), step->u.masks.next_key);
     step->u.masks.eventless_states = m->eventless_states;
     step->u.masks.atomic_active = m->atomic_active;
@@ -206,7 +210,7 @@ static sc_id only_atomic_in(const sc_chart *c, const uint64_t *bits, sc_id d) {
 /* One transition whose domain holds one active atomic state before and after: the paths. */
 static bool walk_step(sc_machine *m, const before_config *before, sc_plan_step *step) {
     const sc_chart *c = m->chart;
-    sc_id index = m->enabled[0].transition, d = m->enabled[0].domain;
+    sc_id index = sc_block_enabled(m)[0].transition, d = sc_block_enabled(m)[0].domain;
     step->u.walk.transition = index;
     step->u.walk.domain = d;
     if (d == SC_NONE) {                 /* targetless: nothing exited or entered */
@@ -214,7 +218,7 @@ static bool walk_step(sc_machine *m, const before_config *before, sc_plan_step *
         return true;
     }
     sc_id leaf = before->bits ? only_atomic_in(c, before->bits, d) : before->leaf;
-    sc_id next_leaf = only_atomic_in(c, m->configuration, d);
+    sc_id next_leaf = only_atomic_in(c, sc_block_configuration(m), d);
     if (leaf == SC_NONE || next_leaf == SC_NONE) return false;
     for (sc_id s = leaf; s != d; s = c->states[s].parent)
         if (!exit_fits(&c->states[s])) return false;
@@ -297,7 +301,7 @@ static bool selection_consults_guards(const sc_chart *c, const before_config *be
     return false;
 }
 
-/* How the microstep just taken from `before` (with the transitions in m->enabled) is to be
+/* How the microstep just taken from `before` (with the transitions in sc_block_enabled(m)) is to be
  * replayed: fills `step` (mode COMPUTE when it cannot be). */
 static void examine_step(sc_machine *m, const before_config *before, sc_plan_step *step) {
     const sc_chart *c = m->chart;
@@ -305,7 +309,7 @@ static void examine_step(sc_machine *m, const before_config *before, sc_plan_ste
     step->mode = SC_PLAN_COMPUTE;
     step->next_leaf = m->last_atomic;
     for (uint32_t k = 0; k < m->enabled_count; k++)
-        if (c->transitions[m->enabled[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) return;
+        if (c->transitions[sc_block_enabled(m)[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) return;
     if (m->enabled_count == 0) {
         step->mode = SC_PLAN_UNHANDLED;
     } else if (before->bits && masks_step(m, before->bits, m->words, step)) {
@@ -354,7 +358,7 @@ static void record(sc_machine *m, const before_config *before, uint64_t key, sc_
     if (plan.mode == SC_PLAN_GUARDED) *sc_plan_candidates_of(cache, slot) = candidates;
     if (cache->key_words) {
         memcpy(sc_plan_words(cache, slot), before->bits, cache->key_words * sizeof(uint64_t));
-        memcpy(sc_plan_words(cache, slot) + cache->key_words, m->configuration, cache->key_words * sizeof(uint64_t));
+        memcpy(sc_plan_words(cache, slot) + cache->key_words, sc_block_configuration(m), cache->key_words * sizeof(uint64_t));
     }
 }
 
@@ -374,7 +378,7 @@ static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) 
             }
             sc_id on_exit = c->states[s].on_exit;
             if (on_exit != SC_NONE) m->host.action(m->host.context, m, on_exit, event);
-            sc_bit_clear(m->configuration, s);
+            sc_bit_clear(sc_block_configuration(m), s);
             if (m->host.exited) m->host.exited(m->host.context, m, s);
         }
     }
@@ -393,7 +397,7 @@ static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) 
             continue;
         }
         const sc_state *st = &c->states[path[i]];
-        sc_bit_set(m->configuration, path[i]);
+        sc_bit_set(sc_block_configuration(m), path[i]);
         if (m->host.entered) m->host.entered(m->host.context, m, path[i]);
         if (st->on_entry != SC_NONE) m->host.action(m->host.context, m, st->on_entry, event);
         if (by_default) {
@@ -427,17 +431,17 @@ static uint32_t choose(sc_machine *m, const sc_plan_candidates *p, const sc_even
     return choice;
 }
 
-/* enabledTransitions from the candidates chosen, into m->enabled: an ordered set, since an
+/* enabledTransitions from the candidates chosen, into sc_block_enabled(m): an ordered set, since an
  * ancestor's transition may be chosen again from a later atomic state. */
 static void fill_enabled(sc_machine *m, const sc_plan_candidates *p, uint32_t choice) {
     m->enabled_count = 0;
     for (; choice; choice &= choice - 1) {
         sc_id index = p->transition[sc_ctz64(choice)];
         bool seen = false;
-        for (uint32_t k = 0; k < m->enabled_count && !seen; k++) seen = m->enabled[k].transition == index;
+        for (uint32_t k = 0; k < m->enabled_count && !seen; k++) seen = sc_block_enabled(m)[k].transition == index;
         if (!seen && m->enabled_count < m->enabled_capacity) {
-            m->enabled[m->enabled_count].transition = index;
-            m->enabled[m->enabled_count].domain = m->chart->transitions[index].domain;
+            sc_block_enabled(m)[m->enabled_count].transition = index;
+            sc_block_enabled(m)[m->enabled_count].domain = m->chart->transitions[index].domain;
             m->enabled_count++;
         }
     }
@@ -450,7 +454,7 @@ static before_config save_before(sc_machine *m, sc_plan_cache *cache, const uint
         b.bits = key;
     } else if (cache->key_words) {
         uint64_t *copy = sc_plan_before(cache);
-        memcpy(copy, m->configuration, cache->key_words * sizeof(uint64_t));
+        memcpy(copy, sc_block_configuration(m), cache->key_words * sizeof(uint64_t));
         b.bits = copy;
     }
     return b;
@@ -492,7 +496,7 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
         cached->step = recorded;
         sc_plan_candidates_of(cache, cached)->choice = choice;
         if (cache->key_words)
-            memcpy(sc_plan_words(cache, cached) + cache->key_words, m->configuration, cache->key_words * sizeof(uint64_t));
+            memcpy(sc_plan_words(cache, cached) + cache->key_words, sc_block_configuration(m), cache->key_words * sizeof(uint64_t));
     }
     return handled;
 }

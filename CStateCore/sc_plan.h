@@ -123,14 +123,16 @@ typedef struct sc_plan_candidates {
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
     uint32_t set;               /* sc_plan_set_of(key): bytes from the cache to the key's set */
-    uint32_t set_mask;          /* sets - 1 (sets: a power of two) */
-    uint32_t plan_count;        /* sets x SC_PLAN_WAYS */
-    uint32_t clock;             /* picks the way a full set overwrites */
-    uint32_t key_words;         /* multi-word plans: the configuration's words; else 0 */
-    uint32_t candidates_offset; /* bytes from the cache to candidates[0] (0: no guards) */
-    uint32_t words_offset;      /* bytes from the cache to words[0] */
-    uint32_t before_offset;     /* bytes from the cache to before */
-    uint32_t reserved;
+    /* The layout, fixed when the machine is made; small types: the cache is at most
+     * SC_PLAN_MAX_SETS x SC_PLAN_WAYS plans and what follows them (a few KB). */
+    uint8_t set_mask;           /* sets - 1 (sets: a power of two) */
+    uint8_t plan_count;         /* sets x SC_PLAN_WAYS */
+    uint8_t key_words;          /* multi-word plans: the configuration's words; else 0 */
+    uint8_t clock;              /* picks the way a full set overwrites */
+    uint16_t candidates_offset; /* bytes from the cache to candidates[0] (0: no guards) */
+    uint16_t words_offset;      /* bytes from the cache to words[0] */
+    uint16_t before_offset;     /* bytes from the cache to before */
+    uint16_t reserved;
     sc_plan plans[];            /* plan_count of them */
 } sc_plan_cache;
 
@@ -210,8 +212,8 @@ static inline void sc_plan_track(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     uint64_t key;
     if (m->no_plans) key = 0;       /* key 0: neither looked up nor recorded */
-    else if (m->words == 1) key = m->configuration[0];
-    else if (cache->key_words) key = m->started ? sc_plan_digest(m->configuration, m->words) : 0;
+    else if (m->words == 1) key = sc_block_configuration(m)[0];
+    else if (cache->key_words) key = m->started ? sc_plan_digest(sc_block_configuration(m), m->words) : 0;
     else key = m->atomic_active == 1 ? m->last_atomic : 0;
     cache->key = key;
     cache->set = sc_plan_set_of(cache, key);
@@ -269,7 +271,7 @@ static inline void sc_plan_apply_counters(sc_machine *m, sc_plan_cache *cache, c
 static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan_step *step) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     if (cache->key_words) sc_plan_apply_words(m, p);
-    else m->configuration[0] = step->u.masks.next_key;
+    else sc_block_configuration(m)[0] = step->u.masks.next_key;
     sc_plan_apply_counters(m, cache, step);
 }
 

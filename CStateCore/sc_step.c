@@ -9,7 +9,7 @@
  *    (or the root) whose range holds the source (or is the source) and every target;
  *  - history default transitions target non-history descendants of the history's parent.
  *
- * The enabled list (m->enabled) after removeConflictingTransitions:
+ * The enabled list (sc_block_enabled(m)) after removeConflictingTransitions:
  *
  *     [ t(d1) | t(none) | t(d2) | t(d3) ... ]     d = domain, "none" = targetless
  *          (d1, last(d1)]  <  (d2, last(d2)]  <  (d3, last(d3)]    disjoint, increasing ranges
@@ -45,7 +45,7 @@ static sc_status take_failure(sc_machine *m) {
 
 /* The configuration changes only here, so the counters the macrostep loop reads stay exact. */
 static void configuration_add(sc_machine *m, sc_id s) {
-    sc_bit_set(m->configuration, s);
+    sc_bit_set(sc_block_configuration(m), s);
     if (sc_has_eventless(m->chart, s)) m->eventless_states++;
     if (sc_is_atomic(m->chart->states[s].kind)) {
         m->atomic_active++;
@@ -54,7 +54,7 @@ static void configuration_add(sc_machine *m, sc_id s) {
 }
 
 static void configuration_remove(sc_machine *m, sc_id s) {
-    sc_bit_clear(m->configuration, s);
+    sc_bit_clear(sc_block_configuration(m), s);
     if (sc_has_eventless(m->chart, s)) m->eventless_states--;
     if (sc_is_atomic(m->chart->states[s].kind)) m->atomic_active--;
 }
@@ -65,8 +65,8 @@ void sc_step_count_configuration(sc_machine *m) {
     m->eventless_states = sc_has_eventless(c, 0) ? 1u : 0u;
     m->atomic_active = 0;
     m->last_atomic = SC_NONE;
-    for (sc_id s = sc_bit_next(m->configuration, 0, c->state_count); s < c->state_count;
-         s = sc_bit_next(m->configuration, s + 1, c->state_count)) {
+    for (sc_id s = sc_bit_next(sc_block_configuration(m), 0, c->state_count); s < c->state_count;
+         s = sc_bit_next(sc_block_configuration(m), s + 1, c->state_count)) {
         if (sc_has_eventless(c, s)) m->eventless_states++;
         if (sc_is_atomic(c->states[s].kind)) {
             m->atomic_active++;
@@ -91,9 +91,9 @@ typedef void (*state_visit)(sc_machine *m, sc_id s, void *arg);
 
 /* Whether active state s is in the exit set of the enabled transitions. */
 static bool in_exit_set(const sc_machine *m, sc_id s) {
-    if (!sc_bit_test(m->configuration, s)) return false;
+    if (!sc_bit_test(sc_block_configuration(m), s)) return false;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
-        sc_id d = m->enabled[k].domain;
+        sc_id d = sc_block_enabled(m)[k].domain;
         if (d != SC_NONE && sc_is_descendant(m->chart, s, d)) return true;
     }
     return false;
@@ -107,7 +107,7 @@ static bool effective_targets(sc_machine *m, sc_id s, bool upcoming, state_visit
         return false;
     }
     bool recording_now = upcoming && in_exit_set(m, st->parent);
-    if (recording_now || sc_bit_test(m->history_recorded, s)) {
+    if (recording_now || sc_bit_test(sc_block_history_recorded(m), s)) {
         sc_history_cursor cur = recording_now ? sc_history_open_current(m, s) : sc_history_open(m, s);
         for (sc_id r = sc_history_next(&cur); r != SC_NONE; r = sc_history_next(&cur)) visit(m, r, arg);
         return false;
@@ -169,7 +169,7 @@ static bool exit_sets_intersect(const sc_chart *c, sc_id d1, sc_id d2) {
 
 static void remove_conflicting_transitions(sc_machine *m) {
     const sc_chart *c = m->chart;
-    sc_enabled *f = m->enabled;
+    sc_enabled *f = sc_block_enabled(m);
     uint32_t kept = 0;                      /* f[0 .. kept) is filteredTransitions */
     for (uint32_t i = 0; i < m->enabled_count; i++) {
         sc_enabled t1 = f[i];
@@ -234,8 +234,8 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
     const uint64_t mask = sc_event_mask(c, event);
 
     m->enabled_count = 0;
-    for (sc_id a = sc_bit_next(m->configuration, 0, n); a < n;
-         a = sc_bit_next(m->configuration, a + 1, n)) {
+    for (sc_id a = sc_bit_next(sc_block_configuration(m), 0, n); a < n;
+         a = sc_bit_next(sc_block_configuration(m), a + 1, n)) {
         const sc_transition *t = first_enabled(m, a, event, mask, true);
         if (!t) continue;
         sc_id index = (sc_id)(t - c->transitions);
@@ -244,15 +244,15 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
         bool seen = false;
         if (t->source != a) {
             for (uint32_t k = m->enabled_count; k-- > 0 && !seen;)
-                seen = m->enabled[k].transition == index;
+                seen = sc_block_enabled(m)[k].transition == index;
         }
         /* At most one transition per active atomic state: with a legal configuration the list
          * never fills; the bound keeps any other from writing past it. */
         if (!seen && m->enabled_count < m->enabled_capacity) {
             sc_id domain = t->domain;
             if (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) domain = dynamic_domain(m, t);
-            m->enabled[m->enabled_count].transition = index;
-            m->enabled[m->enabled_count].domain = domain;
+            sc_block_enabled(m)[m->enabled_count].transition = index;
+            sc_block_enabled(m)[m->enabled_count].domain = domain;
             m->enabled_count++;
         }
     }
@@ -263,7 +263,7 @@ bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_gu
     const sc_chart *c = m->chart;
     const sc_id n = c->state_count;
     const uint64_t mask = sc_event_mask(c, event);
-    for (sc_id a = sc_bit_next(m->configuration, 0, n); a < n; a = sc_bit_next(m->configuration, a + 1, n))
+    for (sc_id a = sc_bit_next(sc_block_configuration(m), 0, n); a < n; a = sc_bit_next(sc_block_configuration(m), a + 1, n))
         if (first_enabled(m, a, event, mask, evaluate_guards)) return true;
     return false;
 }
@@ -276,11 +276,11 @@ bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_gu
 static void record_histories(sc_machine *m) {
     const sc_chart *c = m->chart;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
-        sc_id d = m->enabled[k].domain;
+        sc_id d = sc_block_enabled(m)[k].domain;
         if (d == SC_NONE) continue;
         sc_id end = c->states[d].last_descendant + 1;
-        for (sc_id s = sc_bit_next(m->configuration, d + 1, end); s < end;
-             s = sc_bit_next(m->configuration, s + 1, end)) {
+        for (sc_id s = sc_bit_next(sc_block_configuration(m), d + 1, end); s < end;
+             s = sc_bit_next(sc_block_configuration(m), s + 1, end)) {
             if (!(c->states[s].flags & SC_STATE_HAS_HISTORY)) continue;
             SC_FOR_EACH_CHILD(c, s, h)
                 if (sc_is_history(c->states[h].kind)) sc_history_record(m, h);
@@ -294,9 +294,9 @@ void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
      * state entered and exited within one macrostep was never invoked (as in exitInterpreter). */
     bool invoked = false;
     if (st->flags & SC_STATE_HAS_INVOKE) {
-        invoked = !sc_bit_test(m->invoke_pending, s);
+        invoked = !sc_bit_test(sc_block_invoke_pending(m), s);
         if (!invoked) {
-            sc_bit_clear(m->invoke_pending, s);
+            sc_bit_clear(sc_block_invoke_pending(m), s);
             m->invoke_pending_count--;
         }
     }
@@ -310,11 +310,11 @@ static void exit_states(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
     if (m->history_count) record_histories(m);
     for (uint32_t k = m->enabled_count; k-- > 0;) {
-        sc_id d = m->enabled[k].domain;
+        sc_id d = sc_block_enabled(m)[k].domain;
         if (d == SC_NONE) continue;
         sc_id lo = d + 1;
-        for (sc_id s = sc_bit_prev(m->configuration, lo, c->states[d].last_descendant + 1); s != SC_NONE;
-             s = sc_bit_prev(m->configuration, lo, s))
+        for (sc_id s = sc_bit_prev(sc_block_configuration(m), lo, c->states[d].last_descendant + 1); s != SC_NONE;
+             s = sc_bit_prev(sc_block_configuration(m), lo, s))
             sc_step_exit_state(m, s, event);
     }
 }
@@ -333,12 +333,12 @@ static void add_target(sc_machine *m, sc_id s, sc_id stop) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
     if (sc_is_history(st->kind)) {
-        if (effective_targets(m, s, false, add_target_visit, &stop)) sc_bit_set(m->history_default, s);
+        if (effective_targets(m, s, false, add_target_visit, &stop)) sc_bit_set(sc_block_history_default(m), s);
         return;
     }
-    sc_bit_set(m->entry_set, s);
+    sc_bit_set(sc_block_entry_set(m), s);
     for (sc_id a = st->parent; a != stop && a != SC_NONE && a != 0; a = c->states[a].parent)
-        sc_bit_set(m->entry_set, a);
+        sc_bit_set(sc_block_entry_set(m), a);
 }
 
 static bool has_child_in(const sc_chart *c, const uint64_t *set, sc_id s) {
@@ -353,8 +353,8 @@ static bool complete_entry_set(sc_machine *m, sc_id s) {
     const sc_state *st = &c->states[s];
     if (st->kind == SC_PARALLEL) {
         SC_FOR_EACH_CHILD(c, s, child)
-            if (!sc_is_history(c->states[child].kind)) sc_bit_set(m->entry_set, child);
-    } else if (st->kind == SC_COMPOUND && !has_child_in(c, m->entry_set, s)) {
+            if (!sc_is_history(c->states[child].kind)) sc_bit_set(sc_block_entry_set(m), child);
+    } else if (st->kind == SC_COMPOUND && !has_child_in(c, sc_block_entry_set(m), s)) {
         const sc_transition *init = &c->transitions[st->initial];
         for (uint32_t j = 0; j < init->target_count; j++)
             add_target(m, c->targets[init->targets_offset + j], s);
@@ -369,7 +369,7 @@ static bool is_in_final_state(const sc_machine *m, sc_id s) {
     uint8_t kind = c->states[s].kind;
     if (kind == SC_COMPOUND) {
         SC_FOR_EACH_CHILD(c, s, child)
-            if (c->states[child].kind == SC_FINAL && sc_bit_test(m->configuration, child)) return true;
+            if (c->states[child].kind == SC_FINAL && sc_bit_test(sc_block_configuration(m), child)) return true;
         return false;
     }
     if (kind == SC_PARALLEL) {
@@ -412,12 +412,12 @@ static void enter_final_state(sc_machine *m, sc_id s) {
  * Only SC_TRANSITION_DYNAMIC_DOMAIN transitions target history states. */
 static void clear_history_defaults(sc_machine *m, sc_id lo, sc_id hi) {
     const sc_chart *c = m->chart;
-    sc_bits_clear_range(m->history_default, lo, hi);
+    sc_bits_clear_range(sc_block_history_default(m), lo, hi);
     for (uint32_t k = 0; k < m->enabled_count; k++) {
-        const sc_transition *t = &c->transitions[m->enabled[k].transition];
+        const sc_transition *t = &c->transitions[sc_block_enabled(m)[k].transition];
         if (!(t->flags & SC_TRANSITION_DYNAMIC_DOMAIN)) continue;
         for (uint32_t j = 0; j < t->target_count; j++)
-            sc_bit_clear(m->history_default, c->targets[t->targets_offset + j]);
+            sc_bit_clear(sc_block_history_default(m), c->targets[t->targets_offset + j]);
     }
 }
 
@@ -426,7 +426,7 @@ void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event
     const sc_state *st = &c->states[s];
     configuration_add(m, s);
     if (st->flags & SC_STATE_HAS_INVOKE) {
-        sc_bit_set(m->invoke_pending, s);
+        sc_bit_set(sc_block_invoke_pending(m), s);
         m->invoke_pending_count++;
     }
     if (m->host.entered) m->host.entered(m->host.context, m, s);
@@ -437,7 +437,7 @@ void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event
     }
     if (st->flags & SC_STATE_HAS_HISTORY) {
         SC_FOR_EACH_CHILD(c, s, h) {
-            if (!sc_is_history(c->states[h].kind) || !sc_bit_test(m->history_default, h)) continue;
+            if (!sc_is_history(c->states[h].kind) || !sc_bit_test(sc_block_history_default(m), h)) continue;
             sc_id a = c->transitions[c->states[h].initial].action;
             if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
         }
@@ -449,9 +449,9 @@ static void enter_states(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
     sc_id lo = SC_NONE, hi = 0;             /* from the first domain range to the last */
     for (uint32_t k = 0; k < m->enabled_count; k++) {
-        sc_id d = m->enabled[k].domain;
+        sc_id d = sc_block_enabled(m)[k].domain;
         if (d == SC_NONE) continue;
-        const sc_transition *t = &c->transitions[m->enabled[k].transition];
+        const sc_transition *t = &c->transitions[sc_block_enabled(m)[k].transition];
         for (uint32_t j = 0; j < t->target_count; j++) add_target(m, c->targets[t->targets_offset + j], d);
         if (lo == SC_NONE) lo = d + 1;
         hi = c->states[d].last_descendant + 1;
@@ -459,8 +459,8 @@ static void enter_states(sc_machine *m, const sc_event *event) {
     if (lo == SC_NONE) return;
     /* Each state's completion adds only states after it, and entry actions cannot change the
      * entry set, so completing and entering in one pass equals W3C's two. */
-    for (sc_id s = sc_bit_next(m->entry_set, lo, hi); s < hi; s = sc_bit_next(m->entry_set, s + 1, hi)) {
-        sc_bit_clear(m->entry_set, s);
+    for (sc_id s = sc_bit_next(sc_block_entry_set(m), lo, hi); s < hi; s = sc_bit_next(sc_block_entry_set(m), s + 1, hi)) {
+        sc_bit_clear(sc_block_entry_set(m), s);
         sc_step_enter_state(m, s, complete_entry_set(m, s), event);
     }
     if (m->history_count) clear_history_defaults(m, lo, hi);
@@ -483,13 +483,13 @@ static void mark_target(sc_machine *m, sc_id s, void *arg) {
     const sc_chart *c = m->chart;
     target_marks *marks = arg;
     for (sc_id x = s; marks->legal && x != marks->domain && x != 0; x = c->states[x].parent) {
-        if (sc_bit_test(m->entry_set, x)) return;       /* joins a chain marked before */
-        sc_bit_set(m->entry_set, x);
+        if (sc_bit_test(sc_block_entry_set(m), x)) return;       /* joins a chain marked before */
+        sc_bit_set(sc_block_entry_set(m), x);
         sc_id p = c->states[x].parent;
         if (c->states[p].kind == SC_PARALLEL) continue;
         sc_id end = c->states[p].last_descendant + 1;   /* another child of p: marks outside x's subtree */
-        if (sc_bit_next(m->entry_set, p + 1, x) < x ||
-            sc_bit_next(m->entry_set, c->states[x].last_descendant + 1, end) < end)
+        if (sc_bit_next(sc_block_entry_set(m), p + 1, x) < x ||
+            sc_bit_next(sc_block_entry_set(m), c->states[x].last_descendant + 1, end) < end)
             marks->legal = false;
     }
 }
@@ -498,24 +498,24 @@ static void drop_illegal_target_sets(sc_machine *m) {
     const sc_chart *c = m->chart;
     bool dropped = false;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
-        const sc_transition *t = &c->transitions[m->enabled[k].transition];
+        const sc_transition *t = &c->transitions[sc_block_enabled(m)[k].transition];
         if (!(t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) || t->target_count < 2) continue;
-        target_marks marks = { m->enabled[k].domain, true };
+        target_marks marks = { sc_block_enabled(m)[k].domain, true };
         for (uint32_t j = 0; j < t->target_count; j++)
             effective_targets(m, c->targets[t->targets_offset + j], true, mark_target, &marks);
-        sc_bits_clear_range(m->entry_set, marks.domain + 1, c->states[marks.domain].last_descendant + 1);
+        sc_bits_clear_range(sc_block_entry_set(m), marks.domain + 1, c->states[marks.domain].last_descendant + 1);
         if (!marks.legal) {
             /* Dropped below, once all are judged (sc_chart_check keeps transition ids below 2^31). */
-            m->enabled[k].transition |= UINT32_C(0x80000000);
+            sc_block_enabled(m)[k].transition |= UINT32_C(0x80000000);
             dropped = true;
         }
     }
     if (!dropped) return;
     uint32_t kept = 0;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
-        sc_enabled e = m->enabled[k];
+        sc_enabled e = sc_block_enabled(m)[k];
         if (!(e.transition & UINT32_C(0x80000000))) {
-            m->enabled[kept++] = e;
+            sc_block_enabled(m)[kept++] = e;
         } else if (m->host.error) {
             m->host.error(m->host.context, m, SC_ERR_BAD_TARGETS, e.transition & ~UINT32_C(0x80000000));
         }
@@ -527,14 +527,14 @@ static void drop_illegal_target_sets(sc_machine *m) {
 static void microstep(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
-        if (c->transitions[m->enabled[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) {
+        if (c->transitions[sc_block_enabled(m)[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) {
             drop_illegal_target_sets(m);
             break;
         }
     }
     exit_states(m, event);
     for (uint32_t k = 0; k < m->enabled_count; k++) {
-        sc_id index = m->enabled[k].transition;
+        sc_id index = sc_block_enabled(m)[k].transition;
         if (m->host.taken) m->host.taken(m->host.context, m, index, event);
         sc_id action = c->transitions[index].action;
         if (action != SC_NONE) m->host.action(m->host.context, m, action, event);
@@ -548,14 +548,14 @@ static void microstep(sc_machine *m, const sc_event *event) {
 void sc_step_exit_interpreter(sc_machine *m) {
     const sc_chart *c = m->chart;
     m->halted = true;
-    for (sc_id s = sc_bit_prev(m->configuration, 0, c->state_count); s != SC_NONE;
-         s = sc_bit_prev(m->configuration, 0, s)) {
+    for (sc_id s = sc_bit_prev(sc_block_configuration(m), 0, c->state_count); s != SC_NONE;
+         s = sc_bit_prev(sc_block_configuration(m), 0, s)) {
         const sc_state *st = &c->states[s];
         if (st->on_exit != SC_NONE) m->host.action(m->host.context, m, st->on_exit, NULL);
-        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host.invoke && !sc_bit_test(m->invoke_pending, s))
+        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host.invoke && !sc_bit_test(sc_block_invoke_pending(m), s))
             m->host.invoke(m->host.context, m, s, false);
     }
-    sc_bits_clear_range(m->invoke_pending, 0, c->state_count);
+    if (sc_block_invoke_pending(m)) sc_bits_clear_range(sc_block_invoke_pending(m), 0, c->state_count);
     m->invoke_pending_count = 0;
 }
 
@@ -591,9 +591,9 @@ static sc_status complete_macrostep(sc_machine *m) {
             sc_step_exit_interpreter(m);
             return SC_OK;
         }
-        for (sc_id s = m->invoke_pending_count ? sc_bit_next(m->invoke_pending, 0, c->state_count) : c->state_count;
-             s < c->state_count; s = sc_bit_next(m->invoke_pending, s + 1, c->state_count)) {
-            sc_bit_clear(m->invoke_pending, s);
+        for (sc_id s = m->invoke_pending_count ? sc_bit_next(sc_block_invoke_pending(m), 0, c->state_count) : c->state_count;
+             s < c->state_count; s = sc_bit_next(sc_block_invoke_pending(m), s + 1, c->state_count)) {
+            sc_bit_clear(sc_block_invoke_pending(m), s);
             m->invoke_pending_count--;
             if (m->host.invoke) m->host.invoke(m->host.context, m, s, true);
         }
@@ -605,8 +605,8 @@ static sc_status complete_macrostep(sc_machine *m) {
 sc_status sc_step_enter_initial(sc_machine *m) {
     const sc_chart *c = m->chart;
     sc_id initial = c->states[0].initial;
-    m->enabled[0].transition = initial;
-    m->enabled[0].domain = 0;
+    sc_block_enabled(m)[0].transition = initial;
+    sc_block_enabled(m)[0].domain = 0;
     m->enabled_count = 1;
     sc_id action = c->transitions[initial].action;
     if (action != SC_NONE) m->host.action(m->host.context, m, action, NULL);
@@ -617,7 +617,7 @@ sc_status sc_step_enter_initial(sc_machine *m) {
 
 /* mainEventLoop, outer part, for one external event: enabledTransitions =
  * selectTransitions(externalEvent); if not empty, microstep(enabledTransitions). The enabled
- * list stays in m->enabled until the next selection (the plan cache reads it afterwards). */
+ * list stays in sc_block_enabled(m) until the next selection (the plan cache reads it afterwards). */
 bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
     select_transitions(m, event);
     if (!m->enabled_count) return false;
@@ -626,7 +626,7 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
 }
 
 /* The microstep of transitions a plan selected (sc_plan.c, from the same guard calls
- * selectTransitions makes): m->enabled holds them in selection order, without repeats, with
+ * selectTransitions makes): sc_block_enabled(m) holds them in selection order, without repeats, with
  * their domains; removeConflictingTransitions, then the microstep. Returns whether one was taken. */
 bool sc_step_take_selected(sc_machine *m, const sc_event *event) {
     if (m->enabled_count > 1) remove_conflicting_transitions(m);

@@ -295,13 +295,16 @@ typedef struct sc_host {
 
 /**
  * Sizes of a machine. Each queue slot is one sc_event (16 bytes; 12 on 32-bit targets). The
- * defaults are small, for firmware: 8 + 8 slots. A chart that raises more events in one
- * macrostep than the internal queue holds needs a larger capacity here, or a host that grows
- * the queue from sc_host.queue_full; nothing is dropped either way (SC_ERR_QUEUE_FULL).
+ * defaults are small, for firmware: 8 + 8 slots, or 1 + 1 for a silent chart, one that queues
+ * nothing by itself (no executable content, where <raise> and <send> live; no done events,
+ * invocations or history states): its queues hold only what the host raises or posts. A chart
+ * that raises more events in one macrostep than the internal queue holds needs a larger
+ * capacity here, or a host that grows the queue from sc_host.queue_full; nothing is dropped
+ * either way (SC_ERR_QUEUE_FULL).
  */
 typedef struct sc_options {
-    uint32_t internal_queue_capacity;   /**< 0: 8 */
-    uint32_t external_queue_capacity;   /**< 0: 8; SC_QUEUE_NONE: no external queue */
+    uint32_t internal_queue_capacity;   /**< 0: 8 (a silent chart: 1) */
+    uint32_t external_queue_capacity;   /**< 0: 8 (a silent chart: 1); SC_QUEUE_NONE: no external queue */
     uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
     uint32_t flags;                     /**< SC_MACHINE_* bits; 0: none (any other bit:
                                              SC_ERR_BAD_ARGUMENT, see sc_machine_init) */

@@ -358,6 +358,53 @@ static void test_queue_done_event_that_does_not_fit_ends_the_macrostep(void) {
     EXPECT_EQ_U(sc_machine_dropped_events(h->m), 0);
 }
 
+/* A silent chart (no executable content, done events, invocations or history) queues nothing by
+ * itself: by default its queues have one slot each, for what the host raises or posts; one action
+ * anywhere gives the 8 + 8 defaults. Sizes compared with explicit capacities, so the difference is
+ * the slots alone. */
+static void test_queue_defaults_of_a_silent_chart(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "locked");
+    cb_state(b, NULL, SC_ATOMIC, "unlocked");
+    cb_trans(b, "locked", "coin", "unlocked", 0, NULL, NULL);
+    cb_trans(b, "unlocked", "push", "locked", 0, NULL, NULL);
+    harness *h = new_harness(b);
+    REQUIRE(h, "builder: %s", b->error);
+    /* cb_finish gives every state entry and exit actions (the trace): take them away. */
+    for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+    sc_options one = { 1, 1, 0, 0 }, eight = { 8, 8, 0, 0 };
+    EXPECT_EQ_U(sc_machine_size(&b->chart, NULL), sc_machine_size(&b->chart, &one));
+    REQUIRE(sc_machine_size(&b->chart, &eight) > sc_machine_size(&b->chart, &one), "8 + 8 slots take more");
+    sc_machine *m = sc_machine_create(&b->chart, &h->host, NULL);
+    REQUIRE(m, "sc_machine_create");
+    own_machine(m);
+    h->m = m;
+    EXPECT_STATUS(sc_machine_start(m), SC_OK);
+    for (int round = 0; round < 3; round++) {     /* later rounds replay plans (the fast path) */
+        EXPECT_STATUS(send_event(h, "coin"), SC_OK);
+        EXPECT_STATUS(send_event(h, "push"), SC_OK);
+        EXPECT_CONFIG(h, "locked");
+    }
+    /* One slot: the host's first raise is queued, the second refused (no queue_full to grow it);
+     * the event raised is consumed by the next macrostep. */
+    h->host.queue_full = NULL;
+    EXPECT_STATUS(sc_machine_set_host(m, &h->host), SC_OK);
+    EXPECT_STATUS(sc_machine_raise(m, ev(h, "push")), SC_OK);
+    EXPECT_STATUS(sc_machine_raise(m, ev(h, "push")), SC_ERR_QUEUE_FULL);
+    EXPECT_STATUS(sc_machine_post(m, ev(h, "coin")), SC_OK);
+    EXPECT_STATUS(sc_machine_post(m, ev(h, "coin")), SC_ERR_QUEUE_FULL);
+    /* The macrostep of coin (locked -> unlocked) goes on with the internal push (-> locked). */
+    EXPECT_STATUS(send_event(h, "coin"), SC_OK);
+    EXPECT_CONFIG(h, "locked");
+    EXPECT_EQ_U(sc_machine_internal_count(m), 0);
+    /* The posted coin waits in the external queue until run. */
+    EXPECT_STATUS(sc_machine_run(m), SC_OK);
+    EXPECT_CONFIG(h, "unlocked");
+    /* Any action makes the chart not silent. */
+    b->states[st(h, "locked")].on_entry = 0;
+    EXPECT_EQ_U(sc_machine_size(&b->chart, NULL), sc_machine_size(&b->chart, &eight));
+}
+
 /* =========================================================================================
  * Static allocation
  * ======================================================================================= */
@@ -626,6 +673,7 @@ static void test_run_stops_a_chart_that_keeps_posting_to_itself(void) {
 }
 
 const test_case limits_tests[] = {
+    TEST(test_queue_defaults_of_a_silent_chart),
     TEST(test_runaway_eventless_loop_on_start),
     TEST(test_runaway_on_dispatch_machine_stays_usable),
     TEST(test_runaway_internal_event_loop),

@@ -51,5 +51,11 @@ struct GrowableBuffer<Element: BitwiseCopyable> {
         for element in elements { append(element) }
     }
 
+    /// Removes the last `k` elements (plain values: nothing to deinitialize).
+    mutating func removeLast(_ k: Int) {
+        precondition(k >= 0 && k <= count)
+        count -= k
+    }
+
     func deallocate() { base.deallocate() }
 }

@@ -47,7 +47,7 @@ enum LibXML2Reader {
         let plain = SourceText.isPlainUTF8(data)
         return data.withUnsafeBytes { bytes in
             let raw = plain ? bytes.bindMemory(to: UInt8.self) : nil
-            var run = self.run(data, fileName: fileName, state: SAXState(raw: raw, documentSize: data.count, maxDepth: maxDepth))
+            var run = self.run(data, fileName: fileName, state: SAXState(raw: raw, documentSize: data.count, maxDepth: maxDepth, dropsStructuralBlanks: true))
             let certain = run.positionsOK && !run.tooDeep && !run.sawDoctype && run.errors.isEmpty
                 && run.entityDeclaration == nil
             if !certain {
@@ -81,7 +81,7 @@ enum LibXML2Reader {
     /// Parses `data` into a value tree (for XML carried as data: positions are libxml2's lines and
     /// column 1).
     static func parse(_ data: Data, fileName: String) -> (root: XMLElement?, diagnostics: [SCXMLDiagnostic]) {
-        var run = self.run(data, fileName: fileName, state: SAXState(raw: nil, documentSize: data.count, maxDepth: .max))
+        var run = self.run(data, fileName: fileName, state: SAXState(raw: nil, documentSize: data.count, maxDepth: .max, dropsStructuralBlanks: false))
         run.assignPositions(tags: [], source: SourceText(bytes: [], isSingleByte: false))
         let output = finish(&run, fileName: fileName)
         return (output.tree.flatMap { tree in tree.view.root.map { tree.view.element($0) } }, output.diagnostics)

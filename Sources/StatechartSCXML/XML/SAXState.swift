@@ -60,12 +60,47 @@ struct SAXState {
     var pointerStrings: [Int32] = []
     var stringIndex: [String: Int32] = [:]
 
-    /// `raw`: the document's bytes when they are plain UTF-8 (else positions come from SourceScanner).
-    init(raw: UnsafeBufferPointer<UInt8>?, documentSize: Int, maxDepth: Int) {
+    // Indentation between the elements of the chart's structure. The builder ignores whitespace
+    // in SCXML elements other than <data>, <content>, <assign> and <script> (whose text and
+    // markup are kept as written) and outside elements of other namespaces, so a text node of
+    // ASCII whitespace there, followed by a tag, is taken out of the tree again: about half the
+    // nodes of an indented chart, which the builder then never walks. Text that merges with more
+    // text, comments and the rest stay exactly as libxml2's tree builder has them.
+    /// Whether blank text is dropped at all (not for XML carried as data, read as a value tree).
+    let dropsStructuralBlanks: Bool
+    /// The depth of the outermost open element whose content is kept as written, `Int.max` when
+    /// there is none.
+    var keptFromDepth = Int.max
+    /// The blank text node just appended where it may be dropped, and the child before it.
+    var pendingBlank: (node: XMLTree.Index, previous: XMLTree.Index)?
+
+    /// `raw`: the document's bytes when they are plain UTF-8 (else positions come from
+    /// SourceScanner); `dropsStructuralBlanks`: see above.
+    init(raw: UnsafeBufferPointer<UInt8>?, documentSize: Int, maxDepth: Int, dropsStructuralBlanks: Bool) {
         self.raw = raw
         self.positionsOK = raw != nil
         self.maxDepth = maxDepth
+        self.dropsStructuralBlanks = dropsStructuralBlanks
         tree = XMLTree.Parts(documentSize: documentSize)
+    }
+
+    /// Takes the pending blank text node out of the tree (a tag follows it).
+    @inline(__always)
+    mutating func dropPendingBlank() {
+        guard let (node, previous) = pendingBlank else { return }
+        pendingBlank = nil
+        let parent = Int(tree.nodes[Int(node)].parent)
+        tree.bytes.removeLast(tree.bytes.count - Int(tree.nodes[Int(node)].textStart))
+        tree.nodes.removeLast(1)
+        if previous >= 0 { tree.nodes[Int(previous)].nextSibling = -1 } else { tree.nodes[parent].firstChild = -1 }
+        tree.nodes[parent].lastChild = previous
+    }
+
+    /// Whether the content of the element just started is kept as written (see above).
+    @inline(__always)
+    private func keepsContent(_ node: XMLTree.Node, _ localName: UnsafePointer<xmlChar>) -> Bool {
+        node.namespace != tree.scxmlNamespace || isName(localName, "data") || isName(localName, "content")
+            || isName(localName, "assign") || isName(localName, "script")
     }
 
     mutating func record(_ error: xmlError) {
@@ -130,6 +165,7 @@ struct SAXState {
         uri: UnsafePointer<xmlChar>?, namespaceCount: Int, namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
+        dropPendingBlank()
         var node = XMLTree.Node(kind: .element)
         node.name = intern(localName)
         node.prefix = intern(optional: prefix)
@@ -138,6 +174,7 @@ struct SAXState {
         libxml2Lines.append(inputLine)
         depth += 1
         deepest = max(deepest, depth)
+        if keptFromDepth == .max && keepsContent(node, localName) { keptFromDepth = depth }
         if depth > maxDepth {
             // Stop at once: a hostile document may nest far deeper (SourceScanner names the element).
             tooDeep = true
@@ -234,6 +271,8 @@ struct SAXState {
     }
 
     mutating func endElement() {
+        dropPendingBlank()
+        if depth == keptFromDepth { keptFromDepth = .max }
         depth -= 1
         if current >= 0 { current = tree.nodes[Int(current)].parent }
     }
@@ -244,6 +283,7 @@ struct SAXState {
         guard current >= 0 else { return }
         let kind: XMLTree.Kind = cdata ? .cdata : .text
         let last = tree.nodes[Int(current)].lastChild
+        if let pending = pendingBlank, pending.node != last || cdata { pendingBlank = nil }
         let buffer = UnsafeBufferPointer(start: text, count: text == nil ? 0 : length)
         if last >= 0, tree.nodes[Int(last)].kind == kind {
             let lastRecord = tree.nodes[Int(last)]
@@ -268,6 +308,7 @@ struct SAXState {
             tree.bytes.append(contentsOf: buffer)
             tree.nodes[Int(last)].textCount += Int32(length)
             if lastRecord.isASCIIBlank { tree.nodes[Int(last)].isASCIIBlank = Self.isASCIIBlank(buffer) }
+            if !tree.nodes[Int(last)].isASCIIBlank { pendingBlank = nil }
             return
         }
         var node = XMLTree.Node(kind: kind)
@@ -275,7 +316,10 @@ struct SAXState {
         node.textCount = Int32(buffer.count)
         node.isASCIIBlank = Self.isASCIIBlank(buffer)
         tree.bytes.append(contentsOf: buffer)
-        _ = append(node)
+        let index = append(node)
+        if node.isASCIIBlank && !cdata && dropsStructuralBlanks && keptFromDepth == .max {
+            pendingBlank = (index, last)
+        }
     }
 
     /// Whether every byte is ASCII whitespace (the bytes are at hand now; the builder asks later).
@@ -286,6 +330,7 @@ struct SAXState {
     }
 
     mutating func comment(_ text: UnsafePointer<xmlChar>?) {
+        pendingBlank = nil
         guard current >= 0 else { return }
         var node = XMLTree.Node(kind: .comment)
         appendText(text, to: &node)
@@ -293,6 +338,7 @@ struct SAXState {
     }
 
     mutating func processingInstruction(target: UnsafePointer<xmlChar>?, data: UnsafePointer<xmlChar>?) {
+        pendingBlank = nil
         guard current >= 0, let target else { return }
         var node = XMLTree.Node(kind: .processingInstruction)
         node.name = intern(target)
@@ -309,6 +355,7 @@ struct SAXState {
     }
 
     mutating func reference(_ name: UnsafePointer<xmlChar>?) {
+        pendingBlank = nil
         guard current >= 0, let name else { return }
         unresolvedEntities.append((current, String(cString: name)))
     }
