@@ -114,10 +114,10 @@ enum CTraceMainWriter {
         /* The internal queue grows as the Swift engine's does: twice the slots whenever it is
          * full (sc_host.queue_full), up to \(swift.maximumInternalQueueLength) events. */
         static sc_event *queue_storage;
-        static uint32_t queue_slots = \(swift.internalQueueCapacity)u;
 
         static void grow_queue(void *context, sc_machine *machine) {
             (void)context;
+            uint32_t queue_slots = sc_machine_internal_count(machine);   /* full: count = capacity */
             if (queue_slots >= \(swift.maximumInternalQueueLength)u) return;
             uint32_t slots = queue_slots > \(swift.maximumInternalQueueLength)u / 2u ? \(swift.maximumInternalQueueLength)u : queue_slots * 2u;
             sc_event *storage = malloc(slots * sizeof *storage);
@@ -127,7 +127,6 @@ enum CTraceMainWriter {
             }
             free(queue_storage);
             queue_storage = storage;
-            queue_slots = slots;
         }
 
         /* A JSON string of `length` bytes of valid UTF-8, escaped as the Swift tool escapes it. */

@@ -97,11 +97,13 @@ final class CCodeGeneratorTests: XCTestCase {
     func testMachineSizeConstantIsTheCoresSize() throws {
         let files = try generate(tiny)
         let chart = try CompiledChart(ChartDefinition(name: "tiny", states: [
-            StateDefinition("a", transitions: [TransitionDefinition(on: "go", guard: { _ in true }, to: "b-2")]),
-            StateDefinition("b-2"),
+            StateDefinition("a", transitions: [TransitionDefinition(on: "go", guard: { _ in true }, to: "b-2")],
+                            onEntry: [{ _ in }]),
+            StateDefinition("b-2", onExit: [{ _ in }]),
         ]))
-        // Same shape (3 states, 2 transitions, 1 event, a guard, no history): the same layout (a
-        // chart with guards has a larger plan cache).
+        // Same shape (3 states, 2 transitions, 1 event, a guard, entry and exit content, no
+        // history): the same layout (a chart with guards has a larger plan cache, one without
+        // executable content smaller queues).
         let size = sc_machine_size(chart.tables, nil)
         XCTAssertGreaterThan(size, 0)
         XCTAssertTrue(files.header.contains("#define tiny_MACHINE_SIZE ((size_t)\(size)u)"), files.header)

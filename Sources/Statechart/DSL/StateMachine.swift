@@ -28,8 +28,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     /// The untyped machine underneath: the same machine, seen with string ids and untyped events.
     public let machine: Machine
 
-    @usableFromInline let eventKeys: ByteKeyTable
-    @usableFromInline let maps: TypedChartMaps<State, Event>
+    // The chart's tables, read through `chart` rather than copied here: a million machines
+    // would hold a million copies (64 bytes each), and the send path pays one load for it.
+    @inlinable var eventKeys: ByteKeyTable { chart.eventKeys }
+    @usableFromInline var maps: TypedChartMaps<State, Event> { chart.maps }
     /// The tasks of this machine's ``Invoke``s; `nil` when the chart has none.
     let invocationRuns: InvocationRuns?
     /// The machine's context value (see ``context(as:)``); `nil` for a machine made without
@@ -50,8 +52,6 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
         self.extendedState = context.map { ExtendedState($0) }
         self.invocationRuns = chart.hasInvocations ? InvocationRuns() : nil
         self.machine = Machine(chart.compiled, options: options, clock: clock)
-        self.eventKeys = chart.eventKeys
-        self.maps = chart.maps
         machine.typedOwner = self
     }
 

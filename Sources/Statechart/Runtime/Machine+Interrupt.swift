@@ -22,16 +22,16 @@ extension Machine {
     /// - Complexity: O(1); two atomic stores. A script that never returns is not stopped by
     ///   this (the ECMAScript datamodel bounds script time itself).
     public func interrupt() {
-        interruptFlag.store(true, ordering: .relaxed)
+        runtime.interruptFlag.store(true, ordering: .relaxed)
         sc_machine_interrupt(runtime.core, true)
     }
 
     /// Lets macrosteps run to completion again after ``interrupt()``.
     public func clearInterrupt() {
-        interruptFlag.store(false, ordering: .relaxed)
+        runtime.interruptFlag.store(false, ordering: .relaxed)
         sc_machine_interrupt(runtime.core, false)
     }
 
     /// Whether ``interrupt()`` was called and ``clearInterrupt()`` has not been since.
-    public var isInterrupted: Bool { interruptFlag.load(ordering: .relaxed) }
+    public var isInterrupted: Bool { runtime.interruptFlag.load(ordering: .relaxed) }
 }

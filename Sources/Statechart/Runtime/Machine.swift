@@ -9,8 +9,9 @@ import Synchronization
 public struct MachineOptions: Sendable {
     /// Slots the internal queue (events raised with `raise`, done events) starts with. When a
     /// macrostep raises more, the queue doubles, up to ``maximumInternalQueueLength``: no event
-    /// is dropped below that. Default 16.
-    public var internalQueueCapacity: Int = 16
+    /// is dropped below that. Default 0: the core's own default for the chart (8 slots, 1 for
+    /// a chart whose actions raise nothing), so a machine carries no slots it will not use.
+    public var internalQueueCapacity: Int = 0
     /// The most events the internal queue holds at once. An event raised beyond it is not queued
     /// and the send throws ``MachineError/queueFull(event:queue:)`` once the macrostep is done
     /// (a done event beyond it ends the macrostep there). Default 1,000,000 (16 MB of queue).
@@ -37,7 +38,7 @@ public struct MachineOptions: Sendable {
     var runsFullAlgorithm = false
 
     /// Options with the given bounds; the defaults suit almost every chart.
-    public init(internalQueueCapacity: Int = 16, maximumStepsPerMacrostep: Int = 100_000) {
+    public init(internalQueueCapacity: Int = 0, maximumStepsPerMacrostep: Int = 100_000) {
         self.internalQueueCapacity = internalQueueCapacity
         self.maximumStepsPerMacrostep = maximumStepsPerMacrostep
     }
@@ -141,10 +142,14 @@ public final class Machine: @unchecked Sendable {
     @usableFromInline let runtime: MachineRuntime
     /// The delayed-event scheduler, once there is one (see ``scheduler``); retained here.
     private let schedulerSlot = Atomic<Unmanaged<DelayedEventScheduler>?>(nil)
+    // Four words in all, so a machine takes a 48-byte allocation: what else a machine keeps
+    // lives in its runtime.
+
     /// The typed ``StateMachine`` wrapping this machine, if any (set once, before sharing).
-    weak var typedOwner: AnyObject?
-    /// Set by ``interrupt()`` from any thread (see `Machine+Interrupt.swift`).
-    let interruptFlag = Atomic<Bool>(false)
+    var typedOwner: AnyObject? {
+        get { runtime.typedOwner }
+        set { runtime.typedOwner = newValue }
+    }
 
     /// The compiled chart this machine runs.
     public var chart: CompiledChart { runtime.chart }

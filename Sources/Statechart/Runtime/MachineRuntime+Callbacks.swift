@@ -11,12 +11,13 @@ extension MachineRuntime {
     }
 
     func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
-        chart.guardTable.first(id)(context(event))
+        let context = context(event)
+        return chart.guardTable.lists.withFirst(id) { $0(context) }
     }
 
     func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
         let context = context(event)
-        for action in chart.actionTable.list(id) { action(context) }
+        chart.actionTable.lists.forEach(id) { $0(context) }
     }
 
     func stateChanged(_ state: Int, entered: Bool) {
@@ -62,16 +63,16 @@ extension MachineRuntime {
     /// The core's internal queue is full: move it into twice the slots (sc_host.queue_full),
     /// up to ``maximumInternalQueueLength``. Past it the core refuses the event.
     func growInternalQueue(_ core: OpaquePointer?) {
-        guard internalQueueSlots < maximumInternalQueueLength else { return }
-        let slots = min(internalQueueSlots * 2, maximumInternalQueueLength)
+        // The core calls this when a raise finds the queue full: its count is its capacity.
+        let current = Int(sc_machine_internal_count(core))
+        guard current < maximumInternalQueueLength else { return }
+        let slots = min(max(current * 2, 1), maximumInternalQueueLength)
         let storage = UnsafeMutablePointer<sc_event>.allocate(capacity: slots)
         guard sc_machine_set_internal_queue(core, storage, UInt32(slots)) == SC_OK else {
             storage.deallocate()
             return
         }
-        internalQueueStorage?.deallocate()      // the core copied the events out of it
-        internalQueueStorage = storage
-        internalQueueSlots = slots
+        replaceInternalQueueStorage(storage)
     }
 
     /// The core did not take `transition` (sc_host.error): its targets, history resolved,

@@ -1,5 +1,6 @@
 import CMachineLock
 import CStateCore
+import Synchronization
 
 /// The state behind a ``Machine``: the C machine, the host callbacks it calls, and the table
 /// of event payloads the C queues refer to. Only touched while the machine's gate is held.
@@ -21,13 +22,13 @@ final class MachineRuntime {
     /// also holds the gate's lock.
     @usableFromInline @exclusivity(unchecked) private(set) var core: OpaquePointer!
     weak var owner: Machine?
+    /// The typed ``StateMachine`` wrapping this runtime's machine, if any (set once, before
+    /// sharing); see ``Machine/typedOwner``.
+    weak var typedOwner: AnyObject?
     /// The owner's gate: held by the thread running this runtime's callbacks, which is how an
     /// ``ActionContext`` knows it is still live. Its lock lives in the core's block, which
     /// this runtime frees: the gate is valid while the runtime lives.
     let gate: ReentrantGate
-    /// The internal queue's slots once it has outgrown the machine's block (see
-    /// `growInternalQueue`).
-    var internalQueueStorage: UnsafeMutablePointer<sc_event>?
 
     /// An event the core cannot carry in its id alone: a payload, a name the chart does not
     /// mention exactly, or a typed value a typed machine wants back.
@@ -50,6 +51,9 @@ final class MachineRuntime {
     /// Out of line, so a machine that uses none of them does not carry their room (about 250
     /// bytes); created on first use and kept.
     final class Extras {
+        /// The internal queue's slots once it has outgrown the machine's block (see
+        /// `growInternalQueue`).
+        var internalQueueStorage: UnsafeMutablePointer<sc_event>?
         @exclusivity(unchecked) var pendingError: MachineError?
         @exclusivity(unchecked) var takenTransitions: [(index: Int, event: ObservedEvent)] = []
         @exclusivity(unchecked) var observers = ObserverList()
@@ -74,7 +78,6 @@ final class MachineRuntime {
     private let maximumStepsValue: UInt32
     private let maximumQueuedEventsValue: UInt32
     private let maximumInternalQueueLengthValue: UInt32
-    private var internalQueueSlotsValue: UInt32
 
     /// ``MachineOptions/maximumStepsPerMacrostep``.
     var maximumSteps: Int { Int(maximumStepsValue) }
@@ -82,10 +85,10 @@ final class MachineRuntime {
     var maximumQueuedEvents: Int { Int(maximumQueuedEventsValue) }
     /// ``MachineOptions/maximumInternalQueueLength``: the internal queue grows up to it.
     var maximumInternalQueueLength: Int { Int(maximumInternalQueueLengthValue) }
-    /// How many slots the internal queue has (first the block's, then `internalQueueStorage`'s).
-    var internalQueueSlots: Int {
-        get { Int(internalQueueSlotsValue) }
-        set { internalQueueSlotsValue = UInt32(newValue) }
+    /// The internal queue's storage beyond the block's, replacing the previous one (freed).
+    func replaceInternalQueueStorage(_ storage: UnsafeMutablePointer<sc_event>) {
+        extras.internalQueueStorage?.deallocate()      // the core copied the events out of it
+        extras.internalQueueStorage = storage
     }
 
     /// Set when a queue overflowed inside a callback; reported by the current send.
@@ -193,6 +196,10 @@ final class MachineRuntime {
         set { if newValue != nil || extrasStorage != nil { extras.transitionErrorHandler = newValue } }
     }
 
+    /// Set by ``Machine/interrupt()`` from any thread (see `Machine+Interrupt.swift`). Here
+    /// rather than in the machine, whose object then fits a smaller allocation.
+    let interruptFlag = Atomic<Bool>(false)
+
     // Which of the optional core callbacks are installed (see `host`).
     @exclusivity(unchecked) private var releaseInstalled = false
     @exclusivity(unchecked) private var stateCallbacksInstalled = false
@@ -281,14 +288,22 @@ final class MachineRuntime {
     /// (``CompiledChart/coreMachineFlags``), so the core does not check them again for every
     /// machine; no external queue: a Machine queues the events its actions send in
     /// `externalQueue` (which grows), and never dispatches from inside a callback.
+    ///
+    /// The internal queue starts with ``MachineOptions/internalQueueCapacity`` slots, or when
+    /// that is 0 with the core's default for the chart (8 slots at most, see `sc_options`),
+    /// never more than ``MachineOptions/maximumInternalQueueLength``.
     static func coreOptions(_ chart: CompiledChart, _ options: MachineOptions) -> sc_options {
-        let slots = min(max(options.internalQueueCapacity, 1), options.maximumInternalQueueLength,
-                        Int(UInt32.max))
-        return sc_options(internal_queue_capacity: UInt32(max(slots, 1)),
+        let limit = max(options.maximumInternalQueueLength, 1)
+        let slots = options.internalQueueCapacity > 0 ? min(options.internalQueueCapacity, limit, Int(UInt32.max))
+            : limit < Self.largestCoreDefaultQueue ? limit : 0
+        return sc_options(internal_queue_capacity: UInt32(slots),
                           external_queue_capacity: SC_QUEUE_NONE,
                           max_steps: UInt32(options.maximumStepsPerMacrostep),
                           flags: chart.coreMachineFlags | (options.runsFullAlgorithm ? SC_MACHINE_NO_PLANS : 0))
     }
+
+    /// The most slots the core gives an internal queue by default (`sc_options`).
+    static let largestCoreDefaultQueue = 8
 
     /// The bytes of the block before the gate's lock: the core machine's, rounded up to the
     /// lock's alignment.
@@ -304,7 +319,6 @@ final class MachineRuntime {
         self.maximumQueuedEventsValue = UInt32(min(max(options.maximumQueuedEventsPerSend, 0), Int(UInt32.max)))
         var coreOptions = Self.coreOptions(chart, options)
         self.maximumInternalQueueLengthValue = UInt32(min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max)))
-        self.internalQueueSlotsValue = coreOptions.internal_queue_capacity
         self.mayHalt = chart.hasTopLevelFinalState
         // One block for the core machine and the gate's lock: one allocation instead of three
         // (machine, gate object, lock), freed in deinit.
@@ -328,7 +342,7 @@ final class MachineRuntime {
 
     deinit {
         sc_machine_destroy(core)                // releases queued events; the block is ours
-        internalQueueStorage?.deallocate()      // after the core, which used it to the end
+        extrasStorage?.internalQueueStorage?.deallocate()      // after the core, which used it to the end
         machine_lock_destroy(gate.lock)
         UnsafeMutableRawPointer(core).deallocate()
     }

@@ -33,15 +33,20 @@ final class MachineCreationTests: XCTestCase {
 
     func testTheCoreOptionsFollowMachineOptions() throws {
         let chart = try turnstile()
-        var options = MachineOptions(internalQueueCapacity: 0, maximumStepsPerMacrostep: 50)
+        var options = MachineOptions(maximumStepsPerMacrostep: 50)
         var core = MachineRuntime.coreOptions(chart, options)
-        XCTAssertEqual(core.internal_queue_capacity, 1)          // at least one slot
+        XCTAssertEqual(core.internal_queue_capacity, 0)          // the core's default for the chart
         XCTAssertEqual(core.external_queue_capacity, SC_QUEUE_NONE)
         XCTAssertEqual(core.max_steps, 50)
         options = MachineOptions(internalQueueCapacity: 16)
         options.maximumInternalQueueLength = 3
         core = MachineRuntime.coreOptions(chart, options)
         XCTAssertEqual(core.internal_queue_capacity, 3)          // never beyond the limit
+        options.internalQueueCapacity = 0
+        core = MachineRuntime.coreOptions(chart, options)
+        XCTAssertEqual(core.internal_queue_capacity, 3)          // nor the core's default (up to 8)
+        options = MachineOptions(internalQueueCapacity: 5)
+        XCTAssertEqual(MachineRuntime.coreOptions(chart, options).internal_queue_capacity, 5)
     }
 
     func testAMachineMakesItsSchedulerWhenItFirstSchedules() throws {

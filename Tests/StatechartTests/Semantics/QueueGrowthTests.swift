@@ -23,7 +23,7 @@ final class QueueGrowthTests: XCTestCase {
     }
 
     func testTenThousandEventsRaisedInOneMacrostepAreAllProcessedInOrder() throws {
-        // 16 slots to start with (the default): the queue grows to 16,384 on the way.
+        // The core's default slots to start with (8): the queue grows to 16,384 on the way.
         let (machine, seen) = try raisingMachine(count: 10_000, options: MachineOptions())
         XCTAssertEqual(try machine.send("go"), .handled)
         XCTAssertEqual(seen.take(), (0..<10_000).map { "\($0)" })
