@@ -1,15 +1,29 @@
 /// A compiled chart's guards or action lists, laid out for the dispatch path: every closure in
-/// one buffer, and where each list starts.
+/// a box of its own, the boxes in one buffer, and where each list starts.
 ///
 /// Why not `[[Action]]`: the core calls back into Swift for every guard and action, and reading
 /// a nested array from a class retains and releases both arrays on each call. Here the buffers
-/// are plain allocations owned by the table (itself owned by the immutable ``CompiledChart``),
-/// so a call costs one load and the closure's own retain.
+/// are plain allocations owned by the table (itself owned by the immutable ``CompiledChart``).
+///
+/// Why boxes: a closure read out of a buffer is a copy, which retains its context for the call
+/// and releases it after (two atomic operations, about 40 instructions, per guard or action).
+/// A box is held unretained (the table owns it) and its closure is a `let`, so a call through
+/// ``forEach(_:_:)`` or ``withFirst(_:_:)`` borrows the closure in place and retains nothing.
 final class CallbackTable<Callback>: @unchecked Sendable {
     // @unchecked: written only in init, then read-only; the closures are @Sendable.
-    private let callbacks: UnsafeMutablePointer<Callback>
+
+    /// One callback; the table holds one retain of each box until it is freed.
+    final class Box {
+        let callback: Callback
+        init(_ callback: Callback) { self.callback = callback }
+    }
+
+    private let boxes: UnsafeMutablePointer<Unmanaged<Box>>
     private let starts: UnsafeMutablePointer<Int>
     private let count: Int
+    /// The lists, read through two plain pointers: valid while the table lives (the compiled
+    /// chart keeps it), and reading them retains nothing, not even the table.
+    let lists: Lists
     /// The number of lists (ids).
     let listCount: Int
 
@@ -17,15 +31,18 @@ final class CallbackTable<Callback>: @unchecked Sendable {
     init(lists: [[Callback]]) {
         listCount = lists.count
         count = lists.reduce(0) { $0 + $1.count }
-        callbacks = .allocate(capacity: max(count, 1))
+        boxes = .allocate(capacity: max(count, 1))
         starts = .allocate(capacity: lists.count + 1)
         var next = 0
         for (id, list) in lists.enumerated() {
             starts[id] = next
-            (callbacks + next).initialize(from: list, count: list.count)
-            next += list.count
+            for callback in list {
+                (boxes + next).initialize(to: Unmanaged.passRetained(Box(callback)))
+                next += 1
+            }
         }
         starts[lists.count] = next
+        self.lists = Lists(boxes: boxes, starts: starts)
     }
 
     /// A table with one callback per id.
@@ -34,18 +51,33 @@ final class CallbackTable<Callback>: @unchecked Sendable {
     }
 
     deinit {
-        callbacks.deinitialize(count: count)
-        callbacks.deallocate()
+        for i in 0..<count { boxes[i].release() }
+        boxes.deinitialize(count: count)
+        boxes.deallocate()
         starts.deallocate()
     }
 
-    /// The callbacks of list `id`, in order.
-    @inline(__always)
-    func list(_ id: Int) -> UnsafeBufferPointer<Callback> {
-        UnsafeBufferPointer(start: callbacks + starts[id], count: starts[id + 1] - starts[id])
-    }
+    /// The table's lists, seen through its buffers (see ``lists``).
+    struct Lists {
+        let boxes: UnsafeMutablePointer<Unmanaged<Box>>
+        let starts: UnsafeMutablePointer<Int>
 
-    /// The first callback of list `id` (a guard: each list holds one).
-    @inline(__always)
-    func first(_ id: Int) -> Callback { callbacks[starts[id]] }
+        /// Calls `body` with each callback of list `id`, in order, borrowed (nothing retained).
+        @inline(__always)
+        func forEach(_ id: Int, _ body: (Callback) -> Void) {
+            var i = starts[id]
+            let end = starts[id + 1]
+            while i < end {
+                boxes[i]._withUnsafeGuaranteedRef { body($0.callback) }
+                i += 1
+            }
+        }
+
+        /// `body` applied to the first callback of list `id` (a guard: each list holds one),
+        /// borrowed (nothing retained).
+        @inline(__always)
+        func withFirst<R>(_ id: Int, _ body: (Callback) -> R) -> R {
+            boxes[starts[id]]._withUnsafeGuaranteedRef { body($0.callback) }
+        }
+    }
 }

@@ -11,12 +11,13 @@ extension MachineRuntime {
     }
 
     func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
-        chart.guardTable.first(id)(context(event))
+        let context = context(event)
+        return chart.guardTable.lists.withFirst(id) { $0(context) }
     }
 
     func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
         let context = context(event)
-        for action in chart.actionTable.list(id) { action(context) }
+        chart.actionTable.lists.forEach(id) { $0(context) }
     }
 
     func stateChanged(_ state: Int, entered: Bool) {
