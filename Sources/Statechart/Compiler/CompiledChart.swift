@@ -1,4 +1,5 @@
 import CStateCore
+import Synchronization
 
 /// A validated chart compiled into CStateCore's constant tables, ready to run any number of
 /// machines. Immutable, so it can be shared between threads.
@@ -38,6 +39,10 @@ public final class CompiledChart: @unchecked Sendable {
     /// throws otherwise) and are never written again, so the core skips the check for each
     /// machine (about 1,000 instructions for the turnstile, 11 million for a 5,000-state chart).
     let coreMachineFlags: UInt32 = SC_MACHINE_TRUSTED_CHART
+    /// `sc_machine_size` for the last options asked (see ``coreMachineBytes(_:)``), packed as
+    /// the options' internal queue capacity and flags (high half) and the size (low half);
+    /// 0 while nothing is known.
+    private let machineBytesCache = Atomic<UInt64>(0)
     /// Whether the chart has a top-level final state, the only way a machine of it can halt on
     /// its own (read by each machine's send path; worked out here once).
     let hasTopLevelFinalState: Bool
@@ -83,6 +88,25 @@ public final class CompiledChart: @unchecked Sendable {
         eventsPointer.deallocate()
         targetsPointer.deallocate()
         descriptorsPointer.deallocate()
+    }
+
+    /// The bytes of a core machine of this chart with `options` (`sc_machine_size`), worked out
+    /// once for the options every machine of a program usually shares: the core's layout walks
+    /// the chart's states, and `sc_machine_init` walks them again.
+    func coreMachineBytes(_ options: inout sc_options) -> Int {
+        // External queue and step bound do not change the size (a Machine has no external queue).
+        let cacheable = options.internal_queue_capacity < 1 << 24 && options.flags < 1 << 8
+            && options.external_queue_capacity == SC_QUEUE_NONE
+        let key = UInt64(options.internal_queue_capacity) << 8 | UInt64(options.flags)
+        if cacheable {
+            let cached = machineBytesCache.load(ordering: .relaxed)
+            if cached != 0 && cached >> 32 == key { return Int(cached & 0xFFFF_FFFF) }
+        }
+        let bytes = sc_machine_size(chartPointer, &options)
+        if cacheable && bytes > 0 && bytes < 1 << 32 {
+            machineBytesCache.store(key << 32 | UInt64(bytes), ordering: .relaxed)
+        }
+        return bytes
     }
 
     /// Number of states, the chart root included.

@@ -1,6 +1,11 @@
 import CMachineLock
 import CStateCore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The state behind a ``Machine``: the C machine, the host callbacks it calls, and the table
 /// of event payloads the C queues refer to. Only touched while the machine's gate is held.
@@ -322,12 +327,14 @@ final class MachineRuntime {
         self.mayHalt = chart.hasTopLevelFinalState
         // One block for the core machine and the gate's lock: one allocation instead of three
         // (machine, gate object, lock), freed in deinit.
-        let coreBytes = sc_machine_size(chart.chartPointer, &coreOptions)
+        let coreBytes = chart.coreMachineBytes(&coreOptions)
         precondition(coreBytes > 0, "CStateCore rejected tables CompiledChart had checked")
         let lockOffset = Self.lockOffset(coreBytes: coreBytes)
-        let block = UnsafeMutableRawPointer.allocate(byteCount: lockOffset + MemoryLayout<machine_lock>.size,
-                                                     alignment: max(MemoryLayout<UInt64>.alignment,
-                                                                    MemoryLayout<machine_lock>.alignment))
+        // malloc, as sc_machine_create does: its alignment covers the 8 bytes the core and
+        // the lock need (UnsafeMutableRawPointer.allocate takes glibc's slower memalign path).
+        guard let block = malloc(lockOffset + MemoryLayout<machine_lock>.size) else {
+            fatalError("out of memory for a machine of \(coreBytes) bytes")
+        }
         let lock = (block + lockOffset).bindMemory(to: machine_lock.self, capacity: 1)
         machine_lock_init(lock)
         self.gate = ReentrantGate(lock: lock)
@@ -344,7 +351,7 @@ final class MachineRuntime {
         sc_machine_destroy(core)                // releases queued events; the block is ours
         extrasStorage?.internalQueueStorage?.deallocate()      // after the core, which used it to the end
         machine_lock_destroy(gate.lock)
-        UnsafeMutableRawPointer(core).deallocate()
+        free(UnsafeMutableRawPointer(core))
     }
 
     /// Runs `body` with the runtime behind a core callback's context, without retaining it:

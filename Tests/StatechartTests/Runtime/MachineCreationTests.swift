@@ -49,6 +49,27 @@ final class MachineCreationTests: XCTestCase {
         XCTAssertEqual(MachineRuntime.coreOptions(chart, options).internal_queue_capacity, 5)
     }
 
+    func testTheCachedMachineSizeFollowsTheOptions() throws {
+        let chart = try turnstile()
+        var small = MachineRuntime.coreOptions(chart, MachineOptions(internalQueueCapacity: 2))
+        var large = MachineRuntime.coreOptions(chart, MachineOptions(internalQueueCapacity: 6))
+        let smallBytes = sc_machine_size(chart.tables, &small)
+        let largeBytes = sc_machine_size(chart.tables, &large)
+        // Four more queue slots of one sc_event (16 bytes) each.
+        XCTAssertEqual(largeBytes - smallBytes, 4 * MemoryLayout<sc_event>.stride)
+        // Asked in turns, the one-entry cache answers for the options asked each time.
+        XCTAssertEqual(chart.coreMachineBytes(&small), smallBytes)
+        XCTAssertEqual(chart.coreMachineBytes(&small), smallBytes)
+        XCTAssertEqual(chart.coreMachineBytes(&large), largeBytes)
+        XCTAssertEqual(chart.coreMachineBytes(&small), smallBytes)
+        // And machines made with either work.
+        for options in [MachineOptions(internalQueueCapacity: 2), MachineOptions(internalQueueCapacity: 6)] {
+            let machine = Machine(chart, options: options)
+            try machine.start()
+            XCTAssertEqual(try machine.send("coin"), .handled)
+        }
+    }
+
     func testAMachineMakesItsSchedulerWhenItFirstSchedules() throws {
         let machine = Machine(try turnstile())
         try machine.start()
