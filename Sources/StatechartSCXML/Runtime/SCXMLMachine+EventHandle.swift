@@ -85,7 +85,7 @@ extension SCXMLMachine {
     /// machine.name(of: try machine.event("coin"))   // "coin"
     /// ```
     public func name(of handle: EventHandle) -> String? {
-        guard handle.chart == machine.chart.identity else { return nil }
+        guard handle.chart == chartIdentity else { return nil }
         return machine.chart.eventNames[Int(handle.id)]
     }
 
@@ -101,7 +101,7 @@ extension SCXMLMachine {
     /// - Complexity: one macrostep; no lookup, no reference counting, no allocation.
     @inlinable @discardableResult
     public func send(_ handle: EventHandle) throws -> SendOutcome {
-        guard handle.chart == machine.chart.identity else { throw refused(handle) }
+        guard handle.chart == chartIdentity else { throw refused(handle) }
         return try machine.send(coreEventID: handle.id, flags: SCXMLEvent.bareExternalFlag)
     }
 

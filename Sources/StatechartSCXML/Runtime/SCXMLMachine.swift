@@ -37,6 +37,9 @@ public final class SCXMLMachine: @unchecked Sendable {
     public let warnings: [SCXMLDiagnostic]
     /// The machine running it; use it for observers and configuration queries.
     public let machine: Machine
+    /// `machine.chart.identity`, kept here so ``send(_:)-(EventHandle)`` checks a handle without
+    /// reading (and retaining) the compiled chart on every send.
+    @usableFromInline let chartIdentity: ChartIdentity
     /// This session's id (`_sessionid`).
     public var sessionID: String { session.sessionID }
     /// Where this session receives events over HTTP (`_ioprocessors['basichttp'].location`),
@@ -141,6 +144,7 @@ public final class SCXMLMachine: @unchecked Sendable {
             })
         }
         machine = Machine(chart, options: options.machine, clock: options.clock)
+        chartIdentity = chart.identity
         session.machine = machine
         for test in session.stateTests { test.resolve { [machine] in machine.stateIndex(of: $0) } }
         session.stateTests = []
