@@ -11,7 +11,7 @@ log="$(mktemp)"; trap 'rm -f "$log"' EXIT
 export STATECHART_STRESS_EVENTS=${STATECHART_STRESS_EVENTS:-5000}
 # scripts/tsan-suppressions.txt: Synchronization.Mutex's uninstrumented slow path (see there).
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan-suppressions.txt${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
-filter='ConcurrencyTests|CrossMachineTests|StressTests|DelayedEventTests|RunToCompletionTests|BareEventDispatchTests|InvokeTests|BasicHTTPTests|LifecycleTests'
+filter='ConcurrencyTests|LocalStateMachineTests|CrossMachineTests|StressTests|DelayedEventTests|RunToCompletionTests|BareEventDispatchTests|InvokeTests|BasicHTTPTests|LifecycleTests'
 
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan 2>&1 | grep -E "error|warning: |Compiling|Build complete" | grep -v "^\[" || true
 status=0
