@@ -17,7 +17,7 @@
  *
  *     static const sc_state states[] = { ... };          // see the table layout below
  *     static const sc_chart chart = { ... };
- *     sc_host host = { .context = &app, .action = run_action };
+ *     static const sc_host host = { .context = &app, .action = run_action };  // kept by reference
  *     sc_machine *m = sc_machine_create(&chart, &host, NULL);
  *     sc_machine_start(m);
  *     sc_event ev = { .id = EV_COIN };
@@ -353,26 +353,42 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
 
 /**
  * Builds a machine inside the caller's block `memory` of `size` bytes (static allocation).
- * `chart` and `host` must outlive the machine; the host struct is copied. The machine is
- * not started. Returns SC_OK, SC_ERR_BAD_CHART, SC_ERR_NO_MEMORY (block too small) or
+ * `chart` and `host` must outlive the machine. The machine keeps `host` by reference, not a
+ * copy (a copy would cost every machine 88 bytes on a 64-bit target): the struct must stay
+ * where it is and unchanged while the machine uses it; to change callbacks, see
+ * sc_machine_set_host(). Machines with the same callbacks and context may share one struct:
+ *
+ *     static const sc_host host = { .context = &app, .action = run_action };   // not a local
+ *     static uint64_t block[SIZE / 8];                 // SIZE >= sc_machine_size(&chart, NULL)
+ *     sc_machine *m;
+ *     if (sc_machine_init(&m, block, sizeof block, &chart, &host, NULL) != SC_OK) fail();
+ *
+ * The machine is not started. Returns SC_OK, SC_ERR_BAD_CHART, SC_ERR_NO_MEMORY (block too small) or
  * SC_ERR_BAD_ARGUMENT (a NULL pointer, or an unknown bit in options->flags).
  */
 sc_status sc_machine_init(sc_machine **machine, void *memory, size_t size, const sc_chart *chart,
                           const sc_host *host, const sc_options *options);
 
 /** malloc()s and initialises a machine; NULL when the chart is invalid, options->flags has an
- * unknown bit or memory runs out. */
+ * unknown bit or memory runs out. `host` is kept by reference, as by sc_machine_init(). */
 sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const sc_options *options);
 
 /** Frees a machine made by sc_machine_create(). Releases queued events. No actions run. */
 void sc_machine_destroy(sc_machine *machine);
 
 /**
- * Replaces the host callbacks and context (the struct is copied), also from inside a callback;
- * the next call the core makes uses the new ones. Install observers (entered, exited, taken),
+ * Replaces the host callbacks and context, also from inside a callback; the next call the core
+ * makes uses the new ones. As with sc_machine_init(), the machine keeps `host` by reference: it
+ * must stay valid and unchanged while the machine uses it. A host that edits the struct the
+ * machine uses calls this afterwards with the same pointer, before the core next runs, so the
+ * machine sees which observers came or went:
+ *
+ *     app->host.entered = on_entered;          // app->host is the struct m uses
+ *     sc_machine_set_host(m, &app->host);
+ * Install observers (entered, exited, taken),
  * and `release` when events carry payloads, only while needed: a machine caches the microsteps
  * it has taken, and replays a cached microstep that makes no callback as two mask operations
- * on its configuration. Changing the observers drops the cache. Returns SC_OK, or
+ * on its configuration. Installing or removing an observer drops the cache. Returns SC_OK, or
  * SC_ERR_BAD_ARGUMENT for NULL arguments.
  */
 sc_status sc_machine_set_host(sc_machine *machine, const sc_host *host);

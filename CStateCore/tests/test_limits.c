@@ -592,9 +592,10 @@ static void test_queue_grows_from_the_queue_full_callback(void) {
     cb_trans(b, "s", "e", NULL, 0, NULL, "te");
     REQUIRE(cb_finish(b), "builder: %s", b->error);
     growing_host g = { b, cb_find_event(b, "e"), 0, 0, 0, 0, NULL, 4, 0 };
-    sc_host host = { .context = &g, .action = growing_action, .queue_full = growing_queue_full };
+    sc_host *host = owned_alloc(sizeof *host);     /* kept by the machine: freed after it */
+    *host = (sc_host){ .context = &g, .action = growing_action, .queue_full = growing_queue_full };
     sc_options o = { 4, 0, 0, 0 };
-    sc_machine *m = sc_machine_create(&b->chart, &host, &o);
+    sc_machine *m = sc_machine_create(&b->chart, host, &o);
     REQUIRE(m, "sc_machine_create");
     own_machine(m);
     EXPECT_STATUS(sc_machine_start(m), SC_OK);

@@ -14,7 +14,8 @@ enum CHeaderWriter {
          * A machine with no malloc (the block is the machine's only memory):
          *
          *     static uint64_t block[(\(n)_MACHINE_SIZE + 7u) / 8u];
-         *     sc_host host = { .context = &app, .guard = \(n)_guard, .action = \(n)_action };
+         *     static const sc_host host = { .context = &app, .guard = \(n)_guard, .action = \(n)_action };
+         *                                   // kept by reference: it must outlive the machine
          *     sc_machine *machine;
          *     sc_machine_init(&machine, block, sizeof block, &\(n)_chart, &host, &\(n)_options);
          *     sc_machine_start(machine);
