@@ -35,15 +35,18 @@ static uint8_t observers_of(const sc_host *host) {
 #define SC_MACHINE_KNOWN_FLAGS (SC_MACHINE_TRUSTED_CHART | SC_MACHINE_NO_PLANS)
 
 /* Whether nothing in chart c queues an event by itself: no executable content (where <raise> and
- * <send> live), no done events, no invocations, no history (whose transitions may fail, and an
- * SCXML host raises error.execution from sc_host.error). */
+ * <send> live) or content its tables vouch queues nothing (SC_CHART_QUIET_CONTENT), no done
+ * events, no invocations, no history (whose transitions may fail, and an SCXML host raises
+ * error.execution from sc_host.error). */
 static bool chart_is_silent(const sc_chart *c) {
+    bool quiet_content = (c->flags & SC_CHART_QUIET_CONTENT) != 0;
     for (sc_id s = 0; s < c->state_count; s++) {
         const sc_state *st = &c->states[s];
-        if (st->on_entry != SC_NONE || st->on_exit != SC_NONE || st->done_event != SC_NONE) return false;
+        if (!quiet_content && (st->on_entry != SC_NONE || st->on_exit != SC_NONE)) return false;
+        if (st->done_event != SC_NONE) return false;
         if (st->flags & (SC_STATE_HAS_INVOKE | SC_STATE_HAS_HISTORY | SC_STATE_HAS_DONEDATA)) return false;
     }
-    for (sc_id t = 0; t < c->transition_count; t++)
+    for (sc_id t = 0; !quiet_content && t < c->transition_count; t++)
         if (c->transitions[t].action != SC_NONE) return false;
     return true;
 }

@@ -176,7 +176,7 @@ typedef struct sc_chart {
     uint32_t event_count;
     uint32_t target_pool_count;
     uint32_t descriptor_pool_count;
-    uint32_t flags;                     /**< zero */
+    uint32_t flags;                     /**< SC_CHART_* bits; other bits zero */
     const sc_state *states;
     const sc_transition *transitions;
     const sc_event_info *events;
@@ -185,6 +185,20 @@ typedef struct sc_chart {
     const char *const *state_names;     /**< optional (may be NULL): ids for diagnostics */
     const char *const *event_names;     /**< optional (may be NULL) */
 } sc_chart;
+
+/**
+ * sc_chart.flags: the chart's executable content never queues an event on the machine running
+ * it: the host's action (and guard) callbacks never call sc_machine_raise(), sc_machine_post()
+ * or sc_machine_dispatch() for this chart's machines. The core then gives its machines the
+ * default queues of a silent chart (see sc_options): 1 + 1 slots instead of 8 + 8, 224 bytes
+ * less per machine on a 64-bit target. It changes only those defaults: a host that queues
+ * more than a slot anyway gets SC_ERR_QUEUE_FULL (or grows the queue from sc_host.queue_full),
+ * never a lost event. `statechart generate c` sets it for documents whose generated guards and
+ * actions are all empty (their content would be C that may raise error.execution):
+ *
+ *     const sc_chart turnstile_chart = { ..., .flags = SC_CHART_QUIET_CONTENT };
+ */
+#define SC_CHART_QUIET_CONTENT 0x1u
 
 /** The filter bit an event or descriptor id contributes to own_mask/path_mask/event masks. */
 static inline uint64_t sc_event_bit(sc_id id) {
@@ -296,8 +310,10 @@ typedef struct sc_host {
 /**
  * Sizes of a machine. Each queue slot is one sc_event (16 bytes; 12 on 32-bit targets). The
  * defaults are small, for firmware: 8 + 8 slots, or 1 + 1 for a silent chart, one that queues
- * nothing by itself (no executable content, where <raise> and <send> live; no done events,
- * invocations or history states): its queues hold only what the host raises or posts. A chart
+ * nothing by itself (no executable content, where <raise> and <send> live, or content that
+ * queues nothing: SC_CHART_QUIET_CONTENT; no done events, invocations or history states): its
+ * queues hold only what the host raises or posts, one event each before a full queue's
+ * SC_ERR_QUEUE_FULL (sc_machine_raise, sc_machine_post). A chart
  * that raises more events in one macrostep than the internal queue holds needs a larger
  * capacity here, or a host that grows the queue from sc_host.queue_full; nothing is dropped
  * either way (SC_ERR_QUEUE_FULL).
