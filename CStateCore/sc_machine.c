@@ -278,8 +278,8 @@ static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan_cache *ca
     if (plan->fast == SC_PLAN_FAST_MASKS) {
         SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
         SC_PLAN_COUNT(fast_masks);
-        sc_plan_apply_masks(m, plan, &plan->step);
-        m->fast_set = sc_plan_set_at(cache, plan->step.u.masks.next_set);
+        sc_plan_apply_masks(m, plan, plan);
+        m->fast_set = sc_plan_set_at(cache, plan->u.masks.next_set);
         return SC_OK;
     }
     if (plan->fast == SC_PLAN_FAST_UNHANDLED) {
