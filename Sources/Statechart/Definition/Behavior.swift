@@ -1,3 +1,4 @@
+import CMachineLock
 import CStateCore
 
 /// Executable content: runs during a microstep with the machine's lock held.
@@ -70,9 +71,10 @@ extension Event: ExpressibleByStringLiteral {
 
 /// What executable content and guards can see and do while a machine runs them. A context is
 /// valid only while its action or guard runs, on the thread that runs it: to reach the machine
-/// later, or from another thread, keep ``machine`` and send to it. A context used after its
-/// callback has returned (or from another thread) stops the program with a message saying so;
-/// it never touches a machine it no longer stands for.
+/// later, or from another thread, read ``machine`` while the callback runs, keep it and send to
+/// it. A context used after its callback has returned (in a later callback too, or from another
+/// thread) stops the program with a message saying so; it never touches a machine it no longer
+/// stands for, even one that has been deallocated.
 ///
 /// ```swift
 /// StateDefinition("saving", onEntry: [{ ctx in
@@ -80,29 +82,46 @@ extension Event: ExpressibleByStringLiteral {
 /// }])
 /// ```
 public struct ActionContext {
-    // Strong, so a context kept past its callback cannot outlive the runtime it points to;
-    // `checked` then refuses it. (It was `unowned(unsafe)`: a kept context was a use-after-free.)
-    // The retain, the release and the thread check cost about 50 instructions per callback and
-    // allocate nothing (callgrind, the guarded benchmark chart: 3.6 callbacks per event).
-    private let runtime: MachineRuntime
+    // Unretained, with the callback's run number: a context is live while the frame its
+    // callback runs in (`machine_callback.h`, a thread-local) is the current one, which the
+    // check tests without touching the runtime, so the runtime may be gone by the time a kept
+    // context is misused. Holding the runtime strongly cost an atomic retain and release per
+    // guard or action (about 40 instructions each; 145 per event on the guarded benchmark).
+    @usableFromInline let runtimeAddress: UnsafeMutableRawPointer
+    @usableFromInline let serial: UInt64
+    /// The core machine, read without touching the runtime once the check has passed (the
+    /// typed `isActive` inlines to the check and one call of the core).
+    @usableFromInline let core: OpaquePointer
     /// The core's view of the event (interned id and payload slot), so typed layers can map it
     /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.
-    /// The context holds only this and the runtime.
     @usableFromInline let coreEvent: sc_event
 
+    /// A context for the callback of `runtime` running now on this thread, in the frame
+    /// `MachineRuntime.withCallbackFrame` opened.
     init(runtime: MachineRuntime, coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
-        self.runtime = runtime
+        self.runtimeAddress = Unmanaged.passUnretained(runtime).toOpaque()
+        self.serial = machine_callback_serial()
+        self.core = runtime.core
         self.coreEvent = coreEvent
     }
 
-    /// The runtime, once it is certain that this context is live: its machine is held by the
-    /// current thread, so the callback it was made for (or another callback of the same
-    /// machine, which may use it alike) is running. One thread-id comparison.
+    /// Stops the program unless this context's callback is the one running on this thread.
+    @inlinable @inline(__always)
+    func checkLive() {
+        if !machine_callback_is_current(runtimeAddress, serial) { ActionContext.usedOutsideItsCallback() }
+    }
+
+    @usableFromInline
+    static func usedOutsideItsCallback() -> Never {
+        fatalError("ActionContext used after its action or guard returned, or from another thread: read ctx.machine inside the callback, keep it and send to it instead")
+    }
+
+    /// The runtime, once it is certain that this context is live (its callback is running on
+    /// this thread, so the runtime is alive: its machine is running it).
     var checked: MachineRuntime {
         @inline(__always) get {
-            precondition(runtime.gate.isHeldByCurrentThread,
-                         "ActionContext used after its action or guard returned, or from another thread: keep ctx.machine and send to it instead")
-            return runtime
+            checkLive()
+            return Unmanaged<MachineRuntime>.fromOpaque(runtimeAddress).takeUnretainedValue()
         }
     }
 
@@ -121,8 +140,9 @@ public struct ActionContext {
     /// Whether the state `id` is in the current configuration (SCXML `In(id)`).
     public func isActive(_ id: String) -> Bool { checked.isActive(id) }
 
-    /// The machine running this action; valid anywhere, also after the action has returned
-    /// (`nil` once the machine is gone).
+    /// The machine running this action (`nil` once it is being deallocated). Read it while the
+    /// callback runs, like the rest of the context; the ``Machine`` it returns stays valid
+    /// anywhere, after the callback has returned and from any thread.
     ///
     /// ```swift
     /// Invocation(id: "poller", start: { ctx in
@@ -133,6 +153,7 @@ public struct ActionContext {
     /// For a ``LocalStateMachine`` this hands its machine out: from then on its sends take the
     /// lock, since another thread may send to it.
     public var machine: Machine? {
+        let runtime = checked
         if runtime.confinedToOneThread { runtime.ownerHandedOut = true }
         return runtime.owner
     }

@@ -30,9 +30,8 @@ final class MachineRuntime {
     /// The typed ``StateMachine`` wrapping this runtime's machine, if any (set once, before
     /// sharing); see ``Machine/typedOwner``.
     weak var typedOwner: AnyObject?
-    /// The owner's gate: held by the thread running this runtime's callbacks, which is how an
-    /// ``ActionContext`` knows it is still live. Its lock lives in the core's block, which
-    /// this runtime frees: the gate is valid while the runtime lives.
+    /// The owner's gate: held by the thread running this runtime's callbacks. Its lock lives in
+    /// the core's block, which this runtime frees: the gate is valid while the runtime lives.
     let gate: ReentrantGate
 
     /// An event the core cannot carry in its id alone: a payload, a name the chart does not
@@ -219,22 +218,22 @@ final class MachineRuntime {
         var host = sc_host()
         host.context = Unmanaged.passUnretained(self).toOpaque()
         host.guard = { context, _, id, event in
-            MachineRuntime.with(context) { $0.evaluateGuard(Int(id), event) }
+            MachineRuntime.withCallbackFrame(context) { $0.evaluateGuard(Int(id), event) }
         }
         host.action = { context, _, id, event in
-            MachineRuntime.with(context) { $0.runAction(Int(id), event) }
+            MachineRuntime.withCallbackFrame(context) { $0.runAction(Int(id), event) }
         }
         host.invoke = { context, _, state, start in
-            MachineRuntime.with(context) { $0.invoke(Int(state), start: start) }
+            MachineRuntime.withCallbackFrame(context) { $0.invoke(Int(state), start: start) }
         }
         host.done_data = { context, _, state, done in
-            MachineRuntime.with(context) { $0.fillDoneData(Int(state), done) }
+            MachineRuntime.withCallbackFrame(context) { $0.fillDoneData(Int(state), done) }
         }
         host.queue_full = { context, core in
             MachineRuntime.with(context) { $0.growInternalQueue(core) }
         }
         host.error = { context, _, status, transition in
-            MachineRuntime.with(context) { $0.transitionNotTaken(Int(transition), status) }
+            MachineRuntime.withCallbackFrame(context) { $0.transitionNotTaken(Int(transition), status) }
         }
         if releaseInstalled { host.release = Self.release }
         if stateCallbacksInstalled {
@@ -274,7 +273,8 @@ final class MachineRuntime {
         context, _, state in MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: false) }
     }
     private static let taken: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id, UnsafePointer<sc_event>?) -> Void = {
-        context, _, transition, event in MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
+        context, _, transition, event in
+        MachineRuntime.withCallbackFrame(context) { $0.transitionTaken(Int(transition), event) }
     }
 
     /// Installs or removes the observer callbacks to match `wantsStateChanges` and
@@ -359,5 +359,25 @@ final class MachineRuntime {
     @inline(__always)
     static func with<T>(_ context: UnsafeMutableRawPointer?, _ body: (MachineRuntime) -> T) -> T {
         Unmanaged<MachineRuntime>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// ``with(_:_:)`` for a callback that may hand an ``ActionContext`` to user code: `body`
+    /// runs in a callback frame of this runtime (`machine_callback.h`), the frame the contexts
+    /// it makes are live in, and the frame it replaced (none, or another machine's callback
+    /// that sent to this one) is back when it returns.
+    @inline(__always)
+    static func withCallbackFrame<T>(_ context: UnsafeMutableRawPointer?, _ body: (MachineRuntime) -> T) -> T {
+        let replaced = machine_callback_enter(context)
+        defer { machine_callback_leave(replaced) }
+        return with(context, body)
+    }
+
+    /// Runs `body` in a callback frame of this runtime, outside a core callback (the
+    /// external-event gate, which runs before the macrostep with the machine held).
+    @inline(__always)
+    func withCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
+        let replaced = machine_callback_enter(Unmanaged.passUnretained(self).toOpaque())
+        defer { machine_callback_leave(replaced) }
+        return try body()
     }
 }
