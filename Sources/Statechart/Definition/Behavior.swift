@@ -82,34 +82,35 @@ extension Event: ExpressibleByStringLiteral {
 /// }])
 /// ```
 public struct ActionContext {
-    // Unretained, with the callback's run number: a context is live while the frame its
-    // callback runs in (`machine_callback.h`, a thread-local) is the current one, which the
-    // check tests without touching the runtime, so the runtime may be gone by the time a kept
-    // context is misused. Holding the runtime strongly cost an atomic retain and release per
-    // guard or action (about 40 instructions each; 145 per event on the guarded benchmark).
-    @usableFromInline let runtimeAddress: UnsafeMutableRawPointer
+    // No reference to the runtime: the serial of the callback frame the context was made in
+    // (`machine_callback.h`, a thread-local of the calling thread), which also holds the
+    // runtime's address while the callback runs. The check reads only the thread-local, so a
+    // context kept past its callback is refused even once its runtime is gone. Holding the
+    // runtime strongly cost an atomic retain and release per guard or action (about 40
+    // instructions each; 145 per event on the guarded benchmark).
     @usableFromInline let serial: UInt64
-    /// The core machine, read without touching the runtime once the check has passed (the
-    /// typed `isActive` inlines to the check and one call of the core).
-    @usableFromInline let core: OpaquePointer
     /// The core's view of the event (interned id and payload slot), so typed layers can map it
     /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.
     @usableFromInline let coreEvent: sc_event
 
-    /// A context for the callback of `runtime` running now on this thread, in the frame
-    /// `MachineRuntime.withCallbackFrame` opened.
-    init(runtime: MachineRuntime, coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
-        self.runtimeAddress = Unmanaged.passUnretained(runtime).toOpaque()
+    /// A context for the callback running now on this thread, in the frame
+    /// `MachineRuntime.withCallbackFrame` opened for it.
+    init(coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
         self.serial = machine_callback_serial()
-        self.core = runtime.core
         self.coreEvent = coreEvent
+    }
+
+    /// The address of the runtime running this context's callback, which is the one running on
+    /// this thread; the program stops otherwise.
+    @inlinable @inline(__always)
+    var liveRuntimeAddress: UnsafeMutableRawPointer {
+        guard let address = machine_callback_machine(serial) else { ActionContext.usedOutsideItsCallback() }
+        return address
     }
 
     /// Stops the program unless this context's callback is the one running on this thread.
     @inlinable @inline(__always)
-    func checkLive() {
-        if !machine_callback_is_current(runtimeAddress, serial) { ActionContext.usedOutsideItsCallback() }
-    }
+    func checkLive() { _ = liveRuntimeAddress }
 
     @usableFromInline
     static func usedOutsideItsCallback() -> Never {
@@ -119,10 +120,7 @@ public struct ActionContext {
     /// The runtime, once it is certain that this context is live (its callback is running on
     /// this thread, so the runtime is alive: its machine is running it).
     var checked: MachineRuntime {
-        @inline(__always) get {
-            checkLive()
-            return Unmanaged<MachineRuntime>.fromOpaque(runtimeAddress).takeUnretainedValue()
-        }
+        @inline(__always) get { Unmanaged<MachineRuntime>.fromOpaque(liveRuntimeAddress).takeUnretainedValue() }
     }
 
     /// The event that triggered the current microstep; `nil` for eventless transitions and the

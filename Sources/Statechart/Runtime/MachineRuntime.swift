@@ -218,22 +218,22 @@ final class MachineRuntime {
         var host = sc_host()
         host.context = Unmanaged.passUnretained(self).toOpaque()
         host.guard = { context, _, id, event in
-            MachineRuntime.withCallbackFrame(context) { $0.evaluateGuard(Int(id), event) }
+            MachineRuntime.with(context) { $0.evaluateGuard(Int(id), event) }
         }
         host.action = { context, _, id, event in
-            MachineRuntime.withCallbackFrame(context) { $0.runAction(Int(id), event) }
+            MachineRuntime.with(context) { $0.runAction(Int(id), event) }
         }
         host.invoke = { context, _, state, start in
-            MachineRuntime.withCallbackFrame(context) { $0.invoke(Int(state), start: start) }
+            MachineRuntime.with(context) { $0.invoke(Int(state), start: start) }
         }
         host.done_data = { context, _, state, done in
-            MachineRuntime.withCallbackFrame(context) { $0.fillDoneData(Int(state), done) }
+            MachineRuntime.with(context) { $0.fillDoneData(Int(state), done) }
         }
         host.queue_full = { context, core in
             MachineRuntime.with(context) { $0.growInternalQueue(core) }
         }
         host.error = { context, _, status, transition in
-            MachineRuntime.withCallbackFrame(context) { $0.transitionNotTaken(Int(transition), status) }
+            MachineRuntime.with(context) { $0.transitionNotTaken(Int(transition), status) }
         }
         if releaseInstalled { host.release = Self.release }
         if stateCallbacksInstalled {
@@ -274,7 +274,7 @@ final class MachineRuntime {
     }
     private static let taken: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id, UnsafePointer<sc_event>?) -> Void = {
         context, _, transition, event in
-        MachineRuntime.withCallbackFrame(context) { $0.transitionTaken(Int(transition), event) }
+        MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
     }
 
     /// Installs or removes the observer callbacks to match `wantsStateChanges` and
@@ -361,23 +361,17 @@ final class MachineRuntime {
         Unmanaged<MachineRuntime>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
     }
 
-    /// ``with(_:_:)`` for a callback that may hand an ``ActionContext`` to user code: `body`
-    /// runs in a callback frame of this runtime (`machine_callback.h`), the frame the contexts
-    /// it makes are live in, and the frame it replaced (none, or another machine's callback
-    /// that sent to this one) is back when it returns.
-    @inline(__always)
-    static func withCallbackFrame<T>(_ context: UnsafeMutableRawPointer?, _ body: (MachineRuntime) -> T) -> T {
-        let replaced = machine_callback_enter(context)
-        defer { machine_callback_leave(replaced) }
-        return with(context, body)
-    }
-
-    /// Runs `body` in a callback frame of this runtime, outside a core callback (the
-    /// external-event gate, which runs before the macrostep with the machine held).
+    /// Runs `body` in a callback frame of this runtime (`machine_callback.h`): the frame the
+    /// ``ActionContext``s it makes are live in. The frame it replaced (none, or the callback of
+    /// another machine that sent to this one) is back when it returns. Every callback that
+    /// hands a context to user code runs in one (`MachineRuntime+Callbacks.swift`; the
+    /// external-event gate, before the macrostep). (Called here, not in the `@convention(c)`
+    /// trampolines of `host()`: there the C functions were not inlined.)
     @inline(__always)
     func withCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
-        let replaced = machine_callback_enter(Unmanaged.passUnretained(self).toOpaque())
-        defer { machine_callback_leave(replaced) }
+        var replaced = machine_callback_frame()
+        machine_callback_enter(Unmanaged.passUnretained(self).toOpaque(), &replaced)
+        defer { machine_callback_leave(&replaced) }
         return try body()
     }
 }
