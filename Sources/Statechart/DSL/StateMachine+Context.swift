@@ -98,7 +98,15 @@ extension StateMachine {
             return ActionContext.isActive(stateIndex: index, runtimeAt: runtime)
         }
 
-        /// The machine running this action.
+        /// The machine running this action. Read it while the action runs (see
+        /// ``ActionContext/machine``); the machine it returns may be kept and sent to anywhere.
+        ///
+        /// ```swift
+        /// OnEntry { ctx in
+        ///     let machine = ctx.machine
+        ///     Task { try? machine?.send(.tick) }
+        /// }
+        /// ```
         public var machine: StateMachine<State, Event>? {
             untyped.machine?.typedOwner as? StateMachine<State, Event>
         }
