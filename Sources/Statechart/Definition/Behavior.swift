@@ -152,7 +152,7 @@ public struct ActionContext {
     /// lock, since another thread may send to it.
     public var machine: Machine? {
         let runtime = checked
-        if runtime.confinedToOneThread { runtime.ownerHandedOut = true }
+        runtime.handOut()
         return runtime.owner
     }
 }
