@@ -83,19 +83,25 @@ struct sc_machine {
      * cache is left out. One word tested once for "busy, halted, not started, events pending". */
     struct sc_plan *fast_set;
     const sc_chart *chart;
-    sc_host host;
+    /* The caller's callbacks, by reference (sc_machine_init): a copy would be 88 bytes of every
+     * machine on a 64-bit target, for a table most machines of a program share. */
+    const sc_host *host;
     uint32_t words;             /* W */
     uint32_t history_count;     /* H */
     uint32_t enabled_capacity;  /* A */
     uint32_t enabled_count;
     uint32_t max_steps;
-    sc_status failure;          /* an error met inside a microstep, reported once it completes */
+    int8_t failure;             /* sc_status: an error met inside a microstep, reported once it completes */
     sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
-    bool started;
-    bool halted;
-    bool busy;                  /* inside start/dispatch/run/stop: callbacks are running */
-    bool owns_memory;
-    bool no_plans;              /* SC_MACHINE_NO_PLANS: the plan key stays 0, so no plan is used */
+    /* One byte of flags (bit-fields: the header is part of every machine). */
+    bool started : 1;
+    bool halted : 1;
+    bool busy : 1;              /* inside start/dispatch/run/stop: callbacks are running */
+    bool owns_memory : 1;
+    bool no_plans : 1;          /* SC_MACHINE_NO_PLANS: the plan key stays 0, so no plan is used */
+    /* Which observers (entered, exited, taken: a bit each) the host had when the plans were
+     * recorded: plans are quiet or not by their presence (sc_machine_set_host). */
+    uint8_t observers : 3;
     uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
     uint32_t invoke_pending_count;
     uint32_t atomic_active;     /* active atomic states */

@@ -27,18 +27,26 @@ typedef struct sc_layout {
 
 static size_t round_up8(size_t n) { return (n + 7u) & ~(size_t)7u; }
 
+/* Which observers a host has, a bit each: what the plans' quietness depends on. */
+static uint8_t observers_of(const sc_host *host) {
+    return (uint8_t)((host->entered ? 1u : 0u) | (host->exited ? 2u : 0u) | (host->taken ? 4u : 0u));
+}
+
 #define SC_MACHINE_KNOWN_FLAGS (SC_MACHINE_TRUSTED_CHART | SC_MACHINE_NO_PLANS)
 
 /* Whether nothing in chart c queues an event by itself: no executable content (where <raise> and
- * <send> live), no done events, no invocations, no history (whose transitions may fail, and an
- * SCXML host raises error.execution from sc_host.error). */
+ * <send> live) or content its tables vouch queues nothing (SC_CHART_QUIET_CONTENT), no done
+ * events, no invocations, no history (whose transitions may fail, and an SCXML host raises
+ * error.execution from sc_host.error). */
 static bool chart_is_silent(const sc_chart *c) {
+    bool quiet_content = (c->flags & SC_CHART_QUIET_CONTENT) != 0;
     for (sc_id s = 0; s < c->state_count; s++) {
         const sc_state *st = &c->states[s];
-        if (st->on_entry != SC_NONE || st->on_exit != SC_NONE || st->done_event != SC_NONE) return false;
+        if (!quiet_content && (st->on_entry != SC_NONE || st->on_exit != SC_NONE)) return false;
+        if (st->done_event != SC_NONE) return false;
         if (st->flags & (SC_STATE_HAS_INVOKE | SC_STATE_HAS_HISTORY | SC_STATE_HAS_DONEDATA)) return false;
     }
-    for (sc_id t = 0; t < c->transition_count; t++)
+    for (sc_id t = 0; !quiet_content && t < c->transition_count; t++)
         if (c->transitions[t].action != SC_NONE) return false;
     return true;
 }
@@ -103,7 +111,8 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     sc_machine *m = (sc_machine *)(void *)p;
     p += SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes(chart, l.words));
     m->chart = chart;
-    m->host = *host;
+    m->host = host;
+    m->observers = observers_of(host);
     m->words = l.words;
     m->history_count = l.history_count;
     m->enabled_capacity = l.atomic_count;
@@ -166,12 +175,15 @@ sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const 
 sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
     if (!m || !host) return SC_ERR_BAD_ARGUMENT;
     /* Plans are kept quiet or not by the observers installed when they are recorded: when the
-     * observers change, record afresh. The other callbacks are not part of what a plan records
-     * (the actions it runs are ids in the chart). */
-    bool observers_change = host->entered != m->host.entered || host->exited != m->host.exited ||
-                            host->taken != m->host.taken;
-    m->host = *host;
-    if (observers_change) sc_plan_forget(m);
+     * observers come or go, record afresh. Compared with the presence noted then, not with
+     * m->host: the caller may have edited the very struct the machine uses. The other callbacks
+     * are not part of what a plan records (the actions it runs are ids in the chart). */
+    uint8_t observers = observers_of(host);
+    m->host = host;
+    if (observers != m->observers) {
+        m->observers = observers;
+        sc_plan_forget(m);
+    }
     if (!m->busy) sc_plan_gate(m);      /* a release callback closes the fast path */
     return SC_OK;
 }
@@ -179,7 +191,7 @@ sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
 static void release_queue(sc_machine *m, sc_queue *q) {
     sc_event e;
     while (sc_queue_pop(q, &e))
-        if (m->host.release) m->host.release(m->host.context, m, &e);
+        if (m->host->release) m->host->release(m->host->context, m, &e);
 }
 
 void sc_machine_destroy(sc_machine *m) {
@@ -231,7 +243,7 @@ static sc_status dispatch_event(sc_machine *m, sc_event event) {
     if (m->busy) return sc_machine_post(m, event);
     if (!m->started) return SC_ERR_NOT_STARTED;
     if (m->halted) {
-        if (m->host.release) m->host.release(m->host.context, m, &event);
+        if (m->host->release) m->host->release(m->host->context, m, &event);
         return SC_HALTED;
     }
     enter_busy(m);
@@ -389,7 +401,7 @@ bool sc_machine_is_started(const sc_machine *m) { return m && m->started; }
 bool sc_machine_is_halted(const sc_machine *m) { return m && m->halted; }
 bool sc_machine_is_busy(const sc_machine *m) { return m && m->busy; }
 const sc_chart *sc_machine_chart(const sc_machine *m) { return m ? m->chart : NULL; }
-void *sc_machine_context(const sc_machine *m) { return m ? m->host.context : NULL; }
+void *sc_machine_context(const sc_machine *m) { return m ? m->host->context : NULL; }
 uint32_t sc_machine_configuration_words(const sc_machine *m) { return m ? m->words : 0; }
 const uint64_t *sc_machine_configuration(const sc_machine *m) { return m ? sc_block_configuration(m) : NULL; }
 uint32_t sc_machine_dropped_events(const sc_machine *m) { (void)m; return 0; }

@@ -156,7 +156,7 @@ static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc
     const sc_chart *c = m->chart;
     uint64_t exit[SC_PLAN_MAX_KEY_WORDS] = { 0 };
     uint64_t forced[SC_PLAN_MAX_KEY_WORDS] = { 0 };     /* the entry set before completion */
-    bool quiet = !m->host.entered && !m->host.exited && !m->host.taken;
+    bool quiet = !m->host->entered && !m->host->exited && !m->host->taken;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
         const sc_transition *t = &c->transitions[sc_block_enabled(m)[k].transition];
         if (t->action != SC_NONE) quiet = false;
@@ -377,14 +377,14 @@ static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) 
                 continue;
             }
             sc_id on_exit = c->states[s].on_exit;
-            if (on_exit != SC_NONE) m->host.action(m->host.context, m, on_exit, event);
+            if (on_exit != SC_NONE) m->host->action(m->host->context, m, on_exit, event);
             sc_bit_clear(sc_block_configuration(m), s);
-            if (m->host.exited) m->host.exited(m->host.context, m, s);
+            if (m->host->exited) m->host->exited(m->host->context, m, s);
         }
     }
-    if (m->host.taken) m->host.taken(m->host.context, m, t, event);
+    if (m->host->taken) m->host->taken(m->host->context, m, t, event);
     sc_id action = c->transitions[t].action;
-    if (action != SC_NONE) m->host.action(m->host.context, m, action, event);
+    if (action != SC_NONE) m->host->action(m->host->context, m, action, event);
     if (d == SC_NONE) return;
     sc_id path[SC_PLAN_MAX_PATH];
     uint32_t n = p->u.walk.entry_count;
@@ -398,11 +398,11 @@ static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) 
         }
         const sc_state *st = &c->states[path[i]];
         sc_bit_set(sc_block_configuration(m), path[i]);
-        if (m->host.entered) m->host.entered(m->host.context, m, path[i]);
-        if (st->on_entry != SC_NONE) m->host.action(m->host.context, m, st->on_entry, event);
+        if (m->host->entered) m->host->entered(m->host->context, m, path[i]);
+        if (st->on_entry != SC_NONE) m->host->action(m->host->context, m, st->on_entry, event);
         if (by_default) {
             sc_id a = c->transitions[st->initial].action;
-            if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
+            if (a != SC_NONE) m->host->action(m->host->context, m, a, event);
         }
     }
     if (plain) {
@@ -421,7 +421,7 @@ static uint32_t choose(sc_machine *m, const sc_plan_candidates *p, const sc_even
     for (uint32_t i = 0; i < p->count; i++) {
         if (!group_done) {
             sc_id guard = c->transitions[p->transition[i]].guard;
-            if (guard == SC_NONE || (m->host.guard && m->host.guard(m->host.context, m, guard, event))) {
+            if (guard == SC_NONE || (m->host->guard && m->host->guard(m->host->context, m, guard, event))) {
                 group_done = true;
                 choice |= 1u << i;
             }

@@ -227,7 +227,7 @@ static inline void sc_plan_track(sc_machine *m) {
  * that breaks one of these conditions closes it (sc_plan_close). */
 static inline void sc_plan_gate(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    bool open = !m->busy && m->started && !m->halted && !m->host.release && !m->internal.count &&
+    bool open = !m->busy && m->started && !m->halted && !m->host->release && !m->internal.count &&
                 !m->invoke_pending_count && cache->key;
     m->fast_set = open ? sc_plan_set_at(cache, cache->set) : NULL;
 }

@@ -37,7 +37,7 @@ void sc_queue_move(sc_queue *q, sc_event *storage, uint32_t capacity) {
 
 bool sc_queue_raise(sc_machine *m, sc_event e) {
     if (sc_queue_push(&m->internal, e)) return true;
-    if (!m->host.queue_full) return false;
-    m->host.queue_full(m->host.context, m);
+    if (!m->host->queue_full) return false;
+    m->host->queue_full(m->host->context, m);
     return sc_queue_push(&m->internal, e);
 }

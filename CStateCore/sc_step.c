@@ -24,7 +24,7 @@
 #include "sc_internal.h"
 
 void sc_step_release(sc_machine *m, const sc_event *event) {
-    if (event && m->host.release) m->host.release(m->host.context, m, event);
+    if (event && m->host->release) m->host->release(m->host->context, m, event);
 }
 
 /* A done event. One the queue cannot take (even after the host's queue_full) is released and
@@ -78,8 +78,8 @@ void sc_step_count_configuration(sc_machine *m) {
 /* ---- conditionMatch (nameMatch is sc_name_match, sc_internal.h) ------------------------- */
 static bool condition_match(sc_machine *m, const sc_transition *t, const sc_event *event) {
     if (t->guard == SC_NONE) return true;
-    if (!m->host.guard) return false;
-    return m->host.guard(m->host.context, m, t->guard, event);
+    if (!m->host->guard) return false;
+    return m->host->guard(m->host->context, m, t->guard, event);
 }
 
 /* ---- getEffectiveTargetStates ------------------------------------------------------------
@@ -300,10 +300,10 @@ void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
             m->invoke_pending_count--;
         }
     }
-    if (st->on_exit != SC_NONE) m->host.action(m->host.context, m, st->on_exit, event);
-    if (invoked && m->host.invoke) m->host.invoke(m->host.context, m, s, false);
+    if (st->on_exit != SC_NONE) m->host->action(m->host->context, m, st->on_exit, event);
+    if (invoked && m->host->invoke) m->host->invoke(m->host->context, m, s, false);
     configuration_remove(m, s);
-    if (m->host.exited) m->host.exited(m->host.context, m, s);
+    if (m->host->exited) m->host->exited(m->host->context, m, s);
 }
 
 static void exit_states(sc_machine *m, const sc_event *event) {
@@ -394,8 +394,8 @@ static void enter_final_state(sc_machine *m, sc_id s) {
     /* donedata is evaluated only for an event that will carry it: a payload filled for a parent
      * without a done event would never reach host->release. */
     if (done.id != SC_NONE) {
-        if ((c->states[s].flags & SC_STATE_HAS_DONEDATA) && m->host.done_data)
-            m->host.done_data(m->host.context, m, s, &done);
+        if ((c->states[s].flags & SC_STATE_HAS_DONEDATA) && m->host->done_data)
+            m->host->done_data(m->host->context, m, s, &done);
         raise_core_event(m, done);
     }
     sc_id grandparent = c->states[parent].parent;
@@ -429,17 +429,17 @@ void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event
         sc_bit_set(sc_block_invoke_pending(m), s);
         m->invoke_pending_count++;
     }
-    if (m->host.entered) m->host.entered(m->host.context, m, s);
-    if (st->on_entry != SC_NONE) m->host.action(m->host.context, m, st->on_entry, event);
+    if (m->host->entered) m->host->entered(m->host->context, m, s);
+    if (st->on_entry != SC_NONE) m->host->action(m->host->context, m, st->on_entry, event);
     if (by_default) {
         sc_id a = c->transitions[st->initial].action;
-        if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
+        if (a != SC_NONE) m->host->action(m->host->context, m, a, event);
     }
     if (st->flags & SC_STATE_HAS_HISTORY) {
         SC_FOR_EACH_CHILD(c, s, h) {
             if (!sc_is_history(c->states[h].kind) || !sc_bit_test(sc_block_history_default(m), h)) continue;
             sc_id a = c->transitions[c->states[h].initial].action;
-            if (a != SC_NONE) m->host.action(m->host.context, m, a, event);
+            if (a != SC_NONE) m->host->action(m->host->context, m, a, event);
         }
     }
     if (st->kind == SC_FINAL) enter_final_state(m, s);
@@ -516,8 +516,8 @@ static void drop_illegal_target_sets(sc_machine *m) {
         sc_enabled e = sc_block_enabled(m)[k];
         if (!(e.transition & UINT32_C(0x80000000))) {
             sc_block_enabled(m)[kept++] = e;
-        } else if (m->host.error) {
-            m->host.error(m->host.context, m, SC_ERR_BAD_TARGETS, e.transition & ~UINT32_C(0x80000000));
+        } else if (m->host->error) {
+            m->host->error(m->host->context, m, SC_ERR_BAD_TARGETS, e.transition & ~UINT32_C(0x80000000));
         }
     }
     m->enabled_count = kept;
@@ -535,9 +535,9 @@ static void microstep(sc_machine *m, const sc_event *event) {
     exit_states(m, event);
     for (uint32_t k = 0; k < m->enabled_count; k++) {
         sc_id index = sc_block_enabled(m)[k].transition;
-        if (m->host.taken) m->host.taken(m->host.context, m, index, event);
+        if (m->host->taken) m->host->taken(m->host->context, m, index, event);
         sc_id action = c->transitions[index].action;
-        if (action != SC_NONE) m->host.action(m->host.context, m, action, event);
+        if (action != SC_NONE) m->host->action(m->host->context, m, action, event);
     }
     enter_states(m, event);
 }
@@ -551,9 +551,9 @@ void sc_step_exit_interpreter(sc_machine *m) {
     for (sc_id s = sc_bit_prev(sc_block_configuration(m), 0, c->state_count); s != SC_NONE;
          s = sc_bit_prev(sc_block_configuration(m), 0, s)) {
         const sc_state *st = &c->states[s];
-        if (st->on_exit != SC_NONE) m->host.action(m->host.context, m, st->on_exit, NULL);
-        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host.invoke && !sc_bit_test(sc_block_invoke_pending(m), s))
-            m->host.invoke(m->host.context, m, s, false);
+        if (st->on_exit != SC_NONE) m->host->action(m->host->context, m, st->on_exit, NULL);
+        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host->invoke && !sc_bit_test(sc_block_invoke_pending(m), s))
+            m->host->invoke(m->host->context, m, s, false);
     }
     if (sc_block_invoke_pending(m)) sc_bits_clear_range(sc_block_invoke_pending(m), 0, c->state_count);
     m->invoke_pending_count = 0;
@@ -595,7 +595,7 @@ static sc_status complete_macrostep(sc_machine *m) {
              s < c->state_count; s = sc_bit_next(sc_block_invoke_pending(m), s + 1, c->state_count)) {
             sc_bit_clear(sc_block_invoke_pending(m), s);
             m->invoke_pending_count--;
-            if (m->host.invoke) m->host.invoke(m->host.context, m, s, true);
+            if (m->host->invoke) m->host->invoke(m->host->context, m, s, true);
         }
         if (m->internal.count == 0) return SC_OK;
     }
@@ -609,7 +609,7 @@ sc_status sc_step_enter_initial(sc_machine *m) {
     sc_block_enabled(m)[0].domain = 0;
     m->enabled_count = 1;
     sc_id action = c->transitions[initial].action;
-    if (action != SC_NONE) m->host.action(m->host.context, m, action, NULL);
+    if (action != SC_NONE) m->host->action(m->host->context, m, action, NULL);
     enter_states(m, NULL);
     if (m->failure != SC_OK && !m->halted) return take_failure(m);
     return complete_macrostep(m);

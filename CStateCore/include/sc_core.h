@@ -17,7 +17,7 @@
  *
  *     static const sc_state states[] = { ... };          // see the table layout below
  *     static const sc_chart chart = { ... };
- *     sc_host host = { .context = &app, .action = run_action };
+ *     static const sc_host host = { .context = &app, .action = run_action };  // kept by reference
  *     sc_machine *m = sc_machine_create(&chart, &host, NULL);
  *     sc_machine_start(m);
  *     sc_event ev = { .id = EV_COIN };
@@ -176,7 +176,7 @@ typedef struct sc_chart {
     uint32_t event_count;
     uint32_t target_pool_count;
     uint32_t descriptor_pool_count;
-    uint32_t flags;                     /**< zero */
+    uint32_t flags;                     /**< SC_CHART_* bits; other bits zero */
     const sc_state *states;
     const sc_transition *transitions;
     const sc_event_info *events;
@@ -185,6 +185,20 @@ typedef struct sc_chart {
     const char *const *state_names;     /**< optional (may be NULL): ids for diagnostics */
     const char *const *event_names;     /**< optional (may be NULL) */
 } sc_chart;
+
+/**
+ * sc_chart.flags: the chart's executable content never queues an event on the machine running
+ * it: the host's action (and guard) callbacks never call sc_machine_raise(), sc_machine_post()
+ * or sc_machine_dispatch() for this chart's machines. The core then gives its machines the
+ * default queues of a silent chart (see sc_options): 1 + 1 slots instead of 8 + 8, 224 bytes
+ * less per machine on a 64-bit target. It changes only those defaults: a host that queues
+ * more than a slot anyway gets SC_ERR_QUEUE_FULL (or grows the queue from sc_host.queue_full),
+ * never a lost event. `statechart generate c` sets it for documents whose generated guards and
+ * actions are all empty (their content would be C that may raise error.execution):
+ *
+ *     const sc_chart turnstile_chart = { ..., .flags = SC_CHART_QUIET_CONTENT };
+ */
+#define SC_CHART_QUIET_CONTENT 0x1u
 
 /** The filter bit an event or descriptor id contributes to own_mask/path_mask/event masks. */
 static inline uint64_t sc_event_bit(sc_id id) {
@@ -296,8 +310,10 @@ typedef struct sc_host {
 /**
  * Sizes of a machine. Each queue slot is one sc_event (16 bytes; 12 on 32-bit targets). The
  * defaults are small, for firmware: 8 + 8 slots, or 1 + 1 for a silent chart, one that queues
- * nothing by itself (no executable content, where <raise> and <send> live; no done events,
- * invocations or history states): its queues hold only what the host raises or posts. A chart
+ * nothing by itself (no executable content, where <raise> and <send> live, or content that
+ * queues nothing: SC_CHART_QUIET_CONTENT; no done events, invocations or history states): its
+ * queues hold only what the host raises or posts, one event each before a full queue's
+ * SC_ERR_QUEUE_FULL (sc_machine_raise, sc_machine_post). A chart
  * that raises more events in one macrostep than the internal queue holds needs a larger
  * capacity here, or a host that grows the queue from sc_host.queue_full; nothing is dropped
  * either way (SC_ERR_QUEUE_FULL).
@@ -353,26 +369,42 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
 
 /**
  * Builds a machine inside the caller's block `memory` of `size` bytes (static allocation).
- * `chart` and `host` must outlive the machine; the host struct is copied. The machine is
- * not started. Returns SC_OK, SC_ERR_BAD_CHART, SC_ERR_NO_MEMORY (block too small) or
+ * `chart` and `host` must outlive the machine. The machine keeps `host` by reference, not a
+ * copy (a copy would cost every machine 88 bytes on a 64-bit target): the struct must stay
+ * where it is and unchanged while the machine uses it; to change callbacks, see
+ * sc_machine_set_host(). Machines with the same callbacks and context may share one struct:
+ *
+ *     static const sc_host host = { .context = &app, .action = run_action };   // not a local
+ *     static uint64_t block[SIZE / 8];                 // SIZE >= sc_machine_size(&chart, NULL)
+ *     sc_machine *m;
+ *     if (sc_machine_init(&m, block, sizeof block, &chart, &host, NULL) != SC_OK) fail();
+ *
+ * The machine is not started. Returns SC_OK, SC_ERR_BAD_CHART, SC_ERR_NO_MEMORY (block too small) or
  * SC_ERR_BAD_ARGUMENT (a NULL pointer, or an unknown bit in options->flags).
  */
 sc_status sc_machine_init(sc_machine **machine, void *memory, size_t size, const sc_chart *chart,
                           const sc_host *host, const sc_options *options);
 
 /** malloc()s and initialises a machine; NULL when the chart is invalid, options->flags has an
- * unknown bit or memory runs out. */
+ * unknown bit or memory runs out. `host` is kept by reference, as by sc_machine_init(). */
 sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const sc_options *options);
 
 /** Frees a machine made by sc_machine_create(). Releases queued events. No actions run. */
 void sc_machine_destroy(sc_machine *machine);
 
 /**
- * Replaces the host callbacks and context (the struct is copied), also from inside a callback;
- * the next call the core makes uses the new ones. Install observers (entered, exited, taken),
+ * Replaces the host callbacks and context, also from inside a callback; the next call the core
+ * makes uses the new ones. As with sc_machine_init(), the machine keeps `host` by reference: it
+ * must stay valid and unchanged while the machine uses it. A host that edits the struct the
+ * machine uses calls this afterwards with the same pointer, before the core next runs, so the
+ * machine sees which observers came or went:
+ *
+ *     app->host.entered = on_entered;          // app->host is the struct m uses
+ *     sc_machine_set_host(m, &app->host);
+ * Install observers (entered, exited, taken),
  * and `release` when events carry payloads, only while needed: a machine caches the microsteps
  * it has taken, and replays a cached microstep that makes no callback as two mask operations
- * on its configuration. Changing the observers drops the cache. Returns SC_OK, or
+ * on its configuration. Installing or removing an observer drops the cache. Returns SC_OK, or
  * SC_ERR_BAD_ARGUMENT for NULL arguments.
  */
 sc_status sc_machine_set_host(sc_machine *machine, const sc_host *host);

@@ -303,22 +303,25 @@ static void test_set_host_observers_see_cached_microsteps(void) {
     cb_trans(b, "t", "back", "s1", 0, NULL, NULL);
     MACHINE(h, b, NULL);
     for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
-    sc_host observing = h->host, quiet = { .context = h };
-    EXPECT_EQ_U(sc_machine_set_host(h->m, &quiet), SC_OK);
+    /* The machine keeps its host by reference: both live as long as the machine. */
+    sc_host *observing = owned_alloc(sizeof *observing), *quiet = owned_alloc(sizeof *quiet);
+    *observing = h->host;
+    *quiet = (sc_host){ .context = h };
+    EXPECT_EQ_U(sc_machine_set_host(h->m, quiet), SC_OK);
     START(h, SC_OK, "", "s s1");
     for (int i = 0; i < 3; i++) {
         STEP(h, "go", SC_OK, "", "t");
         STEP(h, "back", SC_OK, "", "s s1");
     }
     h->trace_observers = true;
-    EXPECT_EQ_U(sc_machine_set_host(h->m, &observing), SC_OK);
+    EXPECT_EQ_U(sc_machine_set_host(h->m, observing), SC_OK);
     STEP(h, "go", SC_OK, "exited:s1 exited:s taken: entered:t", "t");
     STEP(h, "back", SC_OK, "exited:t taken: entered:s entered:s1", "s s1");
     STEP(h, "go", SC_OK, "exited:s1 exited:s taken: entered:t", "t");
-    EXPECT_EQ_U(sc_machine_set_host(h->m, &quiet), SC_OK);
+    EXPECT_EQ_U(sc_machine_set_host(h->m, quiet), SC_OK);
     STEP(h, "back", SC_OK, "", "s s1");
     STEP(h, "go", SC_OK, "", "t");
-    EXPECT_EQ_U(sc_machine_set_host(NULL, &quiet), SC_ERR_BAD_ARGUMENT);
+    EXPECT_EQ_U(sc_machine_set_host(NULL, quiet), SC_ERR_BAD_ARGUMENT);
     EXPECT_EQ_U(sc_machine_set_host(h->m, NULL), SC_ERR_BAD_ARGUMENT);
 }
 
@@ -327,9 +330,9 @@ static void test_set_host_observers_see_cached_microsteps(void) {
 static void hook_drop_taken_on_exit(harness *h, const char *token, const sc_event *event) {
     (void)event;
     if (strcmp(token, "exit:s1") != 0) return;
-    sc_host host = h->host;
-    host.taken = NULL;
-    sc_machine_set_host(h->m, &host);
+    /* The struct the machine uses, edited in place, then handed in again (sc_machine_set_host). */
+    h->host.taken = NULL;
+    sc_machine_set_host(h->m, &h->host);
     h->hook = NULL;
 }
 
@@ -584,8 +587,9 @@ static void test_plans_keep_initial_content(void) {
     cb_trans(b, "b2", "back", "A", 0, NULL, NULL);
     MACHINE(h, b, NULL);
     for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
-    sc_host actions_only = { .context = h, .action = h->host.action };
-    EXPECT_STATUS(sc_machine_set_host(h->m, &actions_only), SC_OK);
+    sc_host *actions_only = owned_alloc(sizeof *actions_only);     /* as long as the machine */
+    *actions_only = (sc_host){ .context = h, .action = h->host.action };
+    EXPECT_STATUS(sc_machine_set_host(h->m, actions_only), SC_OK);
     START(h, SC_OK, "", "A");
     for (int round = 0; round < 3; round++) {
         STEP(h, "go", SC_OK, "init:B", "B b2");

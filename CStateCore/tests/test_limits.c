@@ -405,6 +405,37 @@ static void test_queue_defaults_of_a_silent_chart(void) {
     EXPECT_EQ_U(sc_machine_size(&b->chart, NULL), sc_machine_size(&b->chart, &eight));
 }
 
+/* SC_CHART_QUIET_CONTENT: a chart whose tables vouch that its content queues nothing gets the
+ * silent defaults, 1 + 1 slots, actions or not. Content that raises anyway meets a full queue,
+ * told by the status (no queue_full to grow it), never a lost event: the first raise is taken
+ * in the same macrostep. */
+static void hook_raise_twice(harness *h, const char *token, const sc_event *event) {
+    (void)event;
+    if (strcmp(token, "take:tgo") != 0) return;
+    trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "e")));
+    trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "e")));
+}
+
+static void test_queue_defaults_of_quiet_content(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "s");
+    cb_trans(b, "s", "go", NULL, 0, NULL, "tgo");
+    cb_trans(b, "s", "e", NULL, 0, NULL, "te");
+    REQUIRE(cb_finish(b), "builder: %s", b->error);
+    sc_options one = { 1, 1, 0, 0 }, eight = { 8, 8, 0, 0 };
+    EXPECT_EQ_U(sc_machine_size(&b->chart, NULL), sc_machine_size(&b->chart, &eight));
+    b->chart.flags = SC_CHART_QUIET_CONTENT;
+    EXPECT_EQ_U(sc_machine_size(&b->chart, NULL), sc_machine_size(&b->chart, &one));
+    EXPECT_EQ_U(sc_machine_size(&b->chart, &eight) - sc_machine_size(&b->chart, NULL), 14 * sizeof(sc_event));
+    MACHINE(h, b, NULL);
+    h->host.queue_full = NULL;
+    EXPECT_STATUS(sc_machine_set_host(h->m, &h->host), SC_OK);
+    h->hook = hook_raise_twice;
+    START(h, SC_OK, "enter:s", "s");
+    STEP(h, "go", SC_OK, "take:tgo raise=0 raise=-2 take:te", "s");
+    EXPECT_EQ_U(sc_machine_internal_count(h->m), 0);
+}
+
 /* =========================================================================================
  * Static allocation
  * ======================================================================================= */
@@ -592,9 +623,10 @@ static void test_queue_grows_from_the_queue_full_callback(void) {
     cb_trans(b, "s", "e", NULL, 0, NULL, "te");
     REQUIRE(cb_finish(b), "builder: %s", b->error);
     growing_host g = { b, cb_find_event(b, "e"), 0, 0, 0, 0, NULL, 4, 0 };
-    sc_host host = { .context = &g, .action = growing_action, .queue_full = growing_queue_full };
+    sc_host *host = owned_alloc(sizeof *host);     /* kept by the machine: freed after it */
+    *host = (sc_host){ .context = &g, .action = growing_action, .queue_full = growing_queue_full };
     sc_options o = { 4, 0, 0, 0 };
-    sc_machine *m = sc_machine_create(&b->chart, &host, &o);
+    sc_machine *m = sc_machine_create(&b->chart, host, &o);
     REQUIRE(m, "sc_machine_create");
     own_machine(m);
     EXPECT_STATUS(sc_machine_start(m), SC_OK);
@@ -674,6 +706,7 @@ static void test_run_stops_a_chart_that_keeps_posting_to_itself(void) {
 
 const test_case limits_tests[] = {
     TEST(test_queue_defaults_of_a_silent_chart),
+    TEST(test_queue_defaults_of_quiet_content),
     TEST(test_runaway_eventless_loop_on_start),
     TEST(test_runaway_on_dispatch_machine_stays_usable),
     TEST(test_runaway_internal_event_loop),

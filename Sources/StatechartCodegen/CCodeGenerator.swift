@@ -34,6 +34,11 @@ public struct CGeneratedFiles: Sendable {
     /// What the document gets wrong but was generated anyway, with the meaning it was given
     /// (`SCXMLMachine.warnings`; docs/COMPATIBILITY.md).
     public var warnings: [SCXMLDiagnostic] = []
+    /// `sc_chart.flags` of the generated chart: `SC_CHART_QUIET_CONTENT` when its guards and
+    /// actions are all empty C (no `<raise>`, `<send>`, nor content that could raise
+    /// `error.execution`), so its machines get the core's silent queue defaults (1 + 1 slots);
+    /// else 0.
+    public var chartFlags: UInt32 = 0
 
     /// The files as (file name, contents), in the order they are written.
     public var files: [(name: String, contents: String)] {
@@ -166,10 +171,14 @@ public enum CCodeGenerator {
         if !writer.errors.isEmpty { throw CCodegenError(writer.errors) }
         let hooks = CHooks(log: writer.usesLog, timers: writer.usesTimers, conditions: writer.conditionHooks,
                            scripts: writer.scriptHooks)
+        // Empty C content queues nothing: the core may size the queues for what the host queues.
+        let quiet = guardCases.isEmpty && actionCases.allSatisfy { $0.1.isEmpty }
         let parts = CParts(compiled: compiled, names: names, hooks: hooks, origin: fileName,
-                           guardCases: guardCases, actionCases: actionCases)
+                           guardCases: guardCases, actionCases: actionCases,
+                           chartFlags: quiet ? SC_CHART_QUIET_CONTENT : 0)
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
-                               traceMain: traceMain ? CTraceMainWriter.main(parts) : nil, warnings: machine.warnings)
+                               traceMain: traceMain ? CTraceMainWriter.main(parts) : nil, warnings: machine.warnings,
+                               chartFlags: parts.chartFlags)
     }
 
     /// Generates C for a chart built in Swift. Guards, actions, invocations and done data are
@@ -209,7 +218,8 @@ public enum CCodeGenerator {
         }
         let parts = CParts(compiled: compiled, names: CChartNames(compiled, prefix: prefix),
                            hooks: CHooks(log: false, timers: false, conditions: [], scripts: []),
-                           origin: "the Swift chart '\(compiled.name)'", guardCases: [], actionCases: [])
+                           origin: "the Swift chart '\(compiled.name)'", guardCases: [], actionCases: [],
+                           chartFlags: 0)
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
                                traceMain: traceMain ? CTraceMainWriter.main(parts) : nil)
     }
@@ -262,6 +272,13 @@ struct CParts {
     let origin: String
     let guardCases: [(String, [String])]
     let actionCases: [(String, [String])]
+    /// `sc_chart.flags` as written (``CGeneratedFiles/chartFlags``).
+    let chartFlags: UInt32
     var prefix: String { names.prefix }
-    var machineSize: Int { sc_machine_size(compiled.tables, nil) }
+    /// `sc_machine_size` of the chart as written: its flags choose the default queues.
+    var machineSize: Int {
+        var chart = compiled.tables.pointee
+        chart.flags = chartFlags
+        return sc_machine_size(&chart, nil)
+    }
 }

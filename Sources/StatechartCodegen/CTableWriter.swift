@@ -14,9 +14,11 @@ import Statechart
 public enum CTableWriter {
     /// The tables of `compiled` with every symbol prefixed `name_`; `exported` makes
     /// `name_chart` an external definition (declared `extern` in a header), else `static`.
+    /// `chartFlags` is written as `sc_chart.flags` (`SC_CHART_QUIET_CONTENT`: the C content of
+    /// the chart queues nothing, see ``CGeneratedFiles/chartFlags``).
     ///
     /// - Complexity: O(states + transitions + events + pools).
-    public static func tables(_ compiled: CompiledChart, name: String, exported: Bool) -> String {
+    public static func tables(_ compiled: CompiledChart, name: String, exported: Bool, chartFlags: UInt32 = 0) -> String {
         let c = compiled.tables.pointee
         var out = "/* \(CText.comment(compiled.name)): \(c.state_count) states, \(c.transition_count) transitions, \(c.event_count) events */\n"
         out += "static const sc_state \(name)_states[] = {\n"
@@ -67,11 +69,18 @@ public enum CTableWriter {
             .targets = \(c.target_pool_count > 0 ? "\(name)_targets" : "NULL"),
             .descriptors = \(c.descriptor_pool_count > 0 ? "\(name)_descriptors" : "NULL"),
             .state_names = \(name)_state_names,
-            .event_names = \(c.event_count > 0 ? "\(name)_event_names" : "NULL"),
+            .event_names = \(c.event_count > 0 ? "\(name)_event_names" : "NULL"),\(flagsField(chartFlags))
         };
 
         """
         return out
+    }
+
+    /// `sc_chart.flags`, by name, when any is set.
+    private static func flagsField(_ flags: UInt32) -> String {
+        guard flags != 0 else { return "" }
+        let named = flags == SC_CHART_QUIET_CONTENT ? "SC_CHART_QUIET_CONTENT" : "0x\(String(flags, radix: 16))u"
+        return "\n    .flags = \(named),"
     }
 
     private static func pool(_ name: String, _ values: UnsafePointer<sc_id>?, _ count: Int) -> String {

@@ -262,9 +262,11 @@ enum CTraceMainWriter {
                         (unsigned long)\(n)_MACHINE_SIZE, (unsigned long)sc_machine_size(&\(n)_chart, &\(n)_options));
                 return 3;
             }
-            sc_host host = { .context = NULL, .guard = \(n)_guard, .action = \(n)_action, .release = count_sent };
+            /* Two structs: a machine keeps its host by reference (sc_machine_init). */
+            const sc_host probe_host = { .context = NULL, .guard = \(n)_guard, .action = \(n)_action, .release = count_sent };
+            sc_host host = probe_host;
             sc_machine *probe = NULL;
-            sc_status status = sc_machine_init(&probe, machine_block, sizeof machine_block, &\(n)_chart, &host,
+            sc_status status = sc_machine_init(&probe, machine_block, sizeof machine_block, &\(n)_chart, &probe_host,
                                                &\(n)_options);
             if (status != SC_OK) {
                 fprintf(stderr, "trace: a block of \(n)_MACHINE_SIZE bytes: %s\\n", sc_status_text(status));

@@ -109,6 +109,32 @@ final class CCodeGeneratorTests: XCTestCase {
         XCTAssertTrue(files.header.contains("#define tiny_MACHINE_SIZE ((size_t)\(size)u)"), files.header)
     }
 
+    /// A document whose generated guards and actions are all empty C queues nothing: its chart
+    /// carries SC_CHART_QUIET_CONTENT, so its machines get the core's 1 + 1 default queue slots
+    /// (the start-up action is there, empty); any content clears the flag.
+    func testChartWithoutContentIsMarkedQuiet() throws {
+        let text = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="locked">
+          <state id="locked"><transition event="coin" target="unlocked"/></state>
+          <state id="unlocked"><transition event="push" target="locked"/></state>
+        </scxml>
+        """
+        let files = try generate(text, name: "gate")
+        XCTAssertEqual(files.chartFlags, SC_CHART_QUIET_CONTENT)
+        XCTAssertTrue(files.source.contains("    .event_names = gate_event_names,\n    .flags = SC_CHART_QUIET_CONTENT,\n};"), files.source)
+        let chart = try CompiledChart(ChartDefinition(name: "gate", states: [
+            StateDefinition("locked", transitions: [TransitionDefinition(on: "coin", to: "unlocked")]),
+            StateDefinition("unlocked", transitions: [TransitionDefinition(on: "push", to: "locked")]),
+        ]))
+        var oneSlotEach = sc_options(internal_queue_capacity: 1, external_queue_capacity: 1, max_steps: 0, flags: 0)
+        let size = sc_machine_size(chart.tables, &oneSlotEach)
+        XCTAssertTrue(files.header.contains("#define gate_MACHINE_SIZE ((size_t)\(size)u)"), files.header)
+
+        let tinyFiles = try generate(tiny)
+        XCTAssertEqual(tinyFiles.chartFlags, 0)
+        XCTAssertFalse(tinyFiles.source.contains(".flags = SC_CHART"), tinyFiles.source)
+    }
+
     func testNameOptionAndCollisions() throws {
         let text = """
         <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">

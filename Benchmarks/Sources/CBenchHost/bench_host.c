@@ -33,8 +33,8 @@ sc_status bench_core_open(bench_core *core, const sc_chart *chart, const sc_id *
     memset(core, 0, sizeof *core);
     core->guard_states = guard_states;
     core->guard_count = guard_count;
-    sc_host host = { .context = core, .guard = count_guard, .action = count_action };
-    core->machine = sc_machine_create(chart, &host, NULL);
+    core->host = (sc_host){ .context = core, .guard = count_guard, .action = count_action };
+    core->machine = sc_machine_create(chart, &core->host, NULL);
     if (!core->machine) return SC_ERR_BAD_CHART;
     sc_status status = sc_machine_start(core->machine);
     if (status < 0) {

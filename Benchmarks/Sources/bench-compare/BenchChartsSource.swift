@@ -1,3 +1,4 @@
+import Foundation
 import BenchCharts
 import CStateCore
 import StatechartCodegen
@@ -14,7 +15,8 @@ enum BenchChartsSource {
         """
         for chart in charts {
             let name = chart.chart.rawValue
-            out += "\n" + CTableWriter.tables(chart.compiled, name: name, exported: false)
+            out += "\n" + CTableWriter.tables(chart.compiled, name: name, exported: false,
+                                               chartFlags: generatedFlags(chart))
             if chart.guardCount > 0 {
                 out += "static const sc_id \(name)_guard_states[] = {"
                 out += chart.guardStates.prefix(chart.guardCount).map { $0 == SC_NONE ? "SC_NONE" : "\($0)u" }
@@ -30,5 +32,14 @@ enum BenchChartsSource {
         }
         out += "};\nconst uint32_t bench_chart_count = \(charts.count)u;\n"
         return out
+    }
+
+    /// The `sc_chart.flags` `statechart generate c` gives the chart's document (for instance
+    /// `SC_CHART_QUIET_CONTENT`, which picks the core's default queues), so the C benchmark's
+    /// machines are sized as a firmware's generated chart would be.
+    static func generatedFlags(_ chart: CoreChart) -> UInt32 {
+        guard let data = try? Data(contentsOf: chart.chart.documentURL) else { return 0 }
+        let files = try? CCodeGenerator.generate(scxml: data, fileName: chart.chart.documentURL.lastPathComponent)
+        return files?.chartFlags ?? 0
     }
 }

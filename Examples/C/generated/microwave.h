@@ -3,7 +3,8 @@
  * A machine with no malloc (the block is the machine's only memory):
  *
  *     static uint64_t block[(microwave_MACHINE_SIZE + 7u) / 8u];
- *     sc_host host = { .context = &app, .guard = microwave_guard, .action = microwave_action };
+ *     static const sc_host host = { .context = &app, .guard = microwave_guard, .action = microwave_action };
+ *                                   // kept by reference: it must outlive the machine
  *     sc_machine *machine;
  *     sc_machine_init(&machine, block, sizeof block, &microwave_chart, &host, &microwave_options);
  *     sc_machine_start(machine);
@@ -90,7 +91,7 @@ extern const sc_options microwave_options;
  * &microwave_options) on the host that generated this file; a 32-bit target, with smaller
  * pointers, needs no more, and sc_machine_init() refuses a block that is too small.
  */
-#define microwave_MACHINE_SIZE ((size_t)1696u)
+#define microwave_MACHINE_SIZE ((size_t)1608u)
 
 /** sc_event.flags of the events the chart sends to itself (<send> without delay). */
 #define microwave_SENT_FLAG 0x1u

@@ -262,7 +262,7 @@ final class MachineRuntime {
     /// The observer callbacks (entered, exited, taken) are installed only while someone
     /// observes, and `release` from the first event that holds a payload slot on: the core
     /// replays the microsteps it has cached without any call when its host has none to make.
-    /// Built when it changes rather than stored: the core keeps its own copy.
+    /// Built when it changes, into ``hostStorage``, which the core reads by reference.
     private func host() -> sc_host {
         var host = sc_host()
         host.context = Unmanaged.passUnretained(self).toOpaque()
@@ -294,8 +294,16 @@ final class MachineRuntime {
     }
 
     private func installHost() {
-        var host = host()
-        sc_machine_set_host(core, &host)
+        hostStorage.pointee = host()
+        sc_machine_set_host(core, hostStorage)     // the same struct, edited: the core compares observers
+    }
+
+    /// The core keeps its `sc_host` by reference, so it lives in the machine's block, just
+    /// before the core machine (``init(chart:options:)``): no field of its own.
+    private static let hostBytes = (MemoryLayout<sc_host>.size + 7) / 8 * 8
+
+    private var hostStorage: UnsafeMutablePointer<sc_host> {
+        (UnsafeMutableRawPointer(core) - Self.hostBytes).assumingMemoryBound(to: sc_host.self)
     }
 
     private static let release: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<sc_event>?) -> Void = {
@@ -375,11 +383,11 @@ final class MachineRuntime {
         self.maximumInternalQueueLengthValue = UInt32(min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max)))
         self.mayHalt = chart.hasTopLevelFinalState
         self.firstQuietStatus = mayHalt ? 1 : 0
-        // One block for the core machine and the gate's lock: one allocation instead of three
-        // (machine, gate object, lock), freed in deinit.
+        // One block for the core's host, the core machine and the gate's lock: one allocation
+        // instead of four (host, machine, gate object, lock), freed in deinit.
         let coreBytes = chart.coreMachineBytes(&coreOptions)
         precondition(coreBytes > 0, "CStateCore rejected tables CompiledChart had checked")
-        let lockOffset = Self.lockOffset(coreBytes: coreBytes)
+        let lockOffset = Self.lockOffset(coreBytes: Self.hostBytes + coreBytes)
         // malloc, as sc_machine_create does: its alignment covers the 8 bytes the core and
         // the lock need (UnsafeMutableRawPointer.allocate takes glibc's slower memalign path).
         guard let block = malloc(lockOffset + MemoryLayout<machine_lock>.size) else {
@@ -388,20 +396,19 @@ final class MachineRuntime {
         let lock = (block + lockOffset).bindMemory(to: machine_lock.self, capacity: 1)
         machine_lock_init(lock)
         self.gate = ReentrantGate(lock: lock)
-        var host = sc_host()
+        let host = block.initializeMemory(as: sc_host.self, repeating: sc_host(), count: 1)
         var core: OpaquePointer?
-        let status = sc_machine_init(&core, block, coreBytes, chart.chartPointer, &host, &coreOptions)
+        let status = sc_machine_init(&core, block + Self.hostBytes, coreBytes, chart.chartPointer, host, &coreOptions)
         precondition(status == SC_OK, "CStateCore rejected tables CompiledChart had checked")
         self.core = core
-        host = self.host()       // now that self is complete: the context points at it
-        sc_machine_set_host(core, &host)
+        installHost()       // now that self is complete: the context points at it
     }
 
     deinit {
         sc_machine_destroy(core)                // releases queued events; the block is ours
         extrasStorage?.internalQueueStorage?.deallocate()      // after the core, which used it to the end
         machine_lock_destroy(gate.lock)
-        free(UnsafeMutableRawPointer(core))
+        free(UnsafeMutableRawPointer(core) - Self.hostBytes)      // the block starts with the host
     }
 
     /// Runs `body` with the runtime behind a core callback's context, without retaining it:

@@ -25,6 +25,8 @@ extern "C" {
 /** A started machine whose callbacks count guard and action calls. Must not move once open. */
 typedef struct bench_core {
     sc_machine *machine;
+    sc_host host;               /* the machine's callbacks: the core keeps them by reference, so
+                                   the struct stays where bench_core_open made it */
     const sc_id *guard_states;  /* guard g is In(guard_states[g]) */
     uint32_t guard_count;
     uint64_t guard_calls;
