@@ -17,7 +17,11 @@ extension StateMachine {
     public struct Context {
         /// The untyped context underneath (event names, raw payloads, untyped sends).
         public let untyped: ActionContext
-        @usableFromInline let maps: TypedChartMaps<State, Event>
+        // Unretained: the chart owns the actions, which capture the maps, and the chart lives
+        // while its machine runs them. A kept context may outlive both, so every member checks
+        // that the context is live (`ActionContext.checkLive`) before it reads the maps.
+        // Holding them strongly cost a retain and a release per guard or action.
+        @usableFromInline unowned(unsafe) let maps: TypedChartMaps<State, Event>
 
         // Inlinable: contexts are made in code specialized for your types (see TypedChart's
         // initializer), so no generic metadata is looked up on each action call.
@@ -34,6 +38,7 @@ extension StateMachine {
         ///   table lookup by the event's interned id.
         @inlinable
         public var event: Event? {
+            untyped.checkLive()
             let raw = untyped.coreEvent
             if raw.data == 0 && maps.eventsAreNames && raw.id < maps.eventByCoreID.count {
                 if let event = maps.eventByCoreID[Int(raw.id)] { return event }
@@ -48,6 +53,7 @@ extension StateMachine {
         /// Appends `event` to the internal queue: processed within the current macrostep,
         /// after the current microstep (SCXML `<raise>`).
         public func raise(_ event: Event) {
+            self.untyped.checkLive()
             let (untyped, typed, known) = maps.untyped(event)
             self.untyped.checked.raiseFromAction(untyped, typed: typed, known: known)
         }
@@ -55,6 +61,7 @@ extension StateMachine {
         /// Appends `event` to the external queue: processed after the current macrostep
         /// completes, before the send that started it returns.
         public func send(_ event: Event) {
+            self.untyped.checkLive()
             let (untyped, typed, known) = maps.untyped(event)
             self.untyped.checked.postFromAction(untyped, typed: typed, known: known)
         }
@@ -65,6 +72,7 @@ extension StateMachine {
         /// - Returns: the send id (`id`, or a generated `"send.N"`), for ``cancel(sendID:)``.
         @discardableResult
         public func send(_ event: Event, after delay: Duration, id: String? = nil) -> String {
+            self.untyped.checkLive()
             let (untyped, typed, _) = maps.untyped(event)
             guard let machine = self.untyped.machine else { return id ?? "" }
             return machine.scheduler.schedule(untyped, typed: typed, after: delay, id: id)
@@ -83,11 +91,22 @@ extension StateMachine {
         /// - Complexity: O(1); for a payload-free enum of states a table lookup by its bytes.
         @inlinable
         public func isActive(_ state: State) -> Bool {
-            guard let index = maps.index(of: state) else { return false }
-            return untyped.isActive(stateIndex: index)
+            let runtime = untyped.liveRuntimeAddress        // before the maps, which may be gone
+            // Borrowed: loading the unowned(unsafe) reference retained and released it.
+            let found = Unmanaged.passUnretained(maps)._withUnsafeGuaranteedRef { $0.index(of: state) }
+            guard let index = found else { return false }
+            return ActionContext.isActive(stateIndex: index, runtimeAt: runtime)
         }
 
-        /// The machine running this action.
+        /// The machine running this action. Read it while the action runs (see
+        /// ``ActionContext/machine``); the machine it returns may be kept and sent to anywhere.
+        ///
+        /// ```swift
+        /// OnEntry { ctx in
+        ///     let machine = ctx.machine
+        ///     Task { try? machine?.send(.tick) }
+        /// }
+        /// ```
         public var machine: StateMachine<State, Event>? {
             untyped.machine?.typedOwner as? StateMachine<State, Event>
         }

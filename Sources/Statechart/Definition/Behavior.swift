@@ -1,3 +1,4 @@
+import CMachineLock
 import CStateCore
 
 /// Executable content: runs during a microstep with the machine's lock held.
@@ -70,9 +71,10 @@ extension Event: ExpressibleByStringLiteral {
 
 /// What executable content and guards can see and do while a machine runs them. A context is
 /// valid only while its action or guard runs, on the thread that runs it: to reach the machine
-/// later, or from another thread, keep ``machine`` and send to it. A context used after its
-/// callback has returned (or from another thread) stops the program with a message saying so;
-/// it never touches a machine it no longer stands for.
+/// later, or from another thread, read ``machine`` while the callback runs, keep it and send to
+/// it. A context used after its callback has returned (in a later callback too, or from another
+/// thread) stops the program with a message saying so; it never touches a machine it no longer
+/// stands for, even one that has been deallocated.
 ///
 /// ```swift
 /// StateDefinition("saving", onEntry: [{ ctx in
@@ -80,30 +82,45 @@ extension Event: ExpressibleByStringLiteral {
 /// }])
 /// ```
 public struct ActionContext {
-    // Strong, so a context kept past its callback cannot outlive the runtime it points to;
-    // `checked` then refuses it. (It was `unowned(unsafe)`: a kept context was a use-after-free.)
-    // The retain, the release and the thread check cost about 50 instructions per callback and
-    // allocate nothing (callgrind, the guarded benchmark chart: 3.6 callbacks per event).
-    private let runtime: MachineRuntime
+    // No reference to the runtime: the serial of the callback frame the context was made in
+    // (`machine_callback.h`, a thread-local of the calling thread), which also holds the
+    // runtime's address while the callback runs. The check reads only the thread-local, so a
+    // context kept past its callback is refused even once its runtime is gone. Holding the
+    // runtime strongly cost an atomic retain and release per guard or action (about 40
+    // instructions each; 145 per event on the guarded benchmark).
+    @usableFromInline let serial: UInt64
     /// The core's view of the event (interned id and payload slot), so typed layers can map it
     /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.
-    /// The context holds only this and the runtime.
     @usableFromInline let coreEvent: sc_event
 
-    init(runtime: MachineRuntime, coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
-        self.runtime = runtime
+    /// A context for the callback running now on this thread, in the frame
+    /// `MachineRuntime.withCallbackFrame` opened for it.
+    init(coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
+        self.serial = machine_callback_serial()
         self.coreEvent = coreEvent
     }
 
-    /// The runtime, once it is certain that this context is live: its machine is held by the
-    /// current thread, so the callback it was made for (or another callback of the same
-    /// machine, which may use it alike) is running. One thread-id comparison.
+    /// The address of the runtime running this context's callback, which is the one running on
+    /// this thread; the program stops otherwise.
+    @inlinable @inline(__always)
+    var liveRuntimeAddress: UnsafeMutableRawPointer {
+        guard let address = machine_callback_machine(serial) else { ActionContext.usedOutsideItsCallback() }
+        return address
+    }
+
+    /// Stops the program unless this context's callback is the one running on this thread.
+    @inlinable @inline(__always)
+    func checkLive() { _ = liveRuntimeAddress }
+
+    @usableFromInline
+    static func usedOutsideItsCallback() -> Never {
+        fatalError("ActionContext used after its action or guard returned, or from another thread: read ctx.machine inside the callback, keep it and send to it instead")
+    }
+
+    /// The runtime, once it is certain that this context is live (its callback is running on
+    /// this thread, so the runtime is alive: its machine is running it).
     var checked: MachineRuntime {
-        @inline(__always) get {
-            precondition(runtime.gate.isHeldByCurrentThread,
-                         "ActionContext used after its action or guard returned, or from another thread: keep ctx.machine and send to it instead")
-            return runtime
-        }
+        @inline(__always) get { Unmanaged<MachineRuntime>.fromOpaque(liveRuntimeAddress).takeUnretainedValue() }
     }
 
     /// The event that triggered the current microstep; `nil` for eventless transitions and the
@@ -121,8 +138,9 @@ public struct ActionContext {
     /// Whether the state `id` is in the current configuration (SCXML `In(id)`).
     public func isActive(_ id: String) -> Bool { checked.isActive(id) }
 
-    /// The machine running this action; valid anywhere, also after the action has returned
-    /// (`nil` once the machine is gone).
+    /// The machine running this action (`nil` once it is being deallocated). Read it while the
+    /// callback runs, like the rest of the context; the ``Machine`` it returns stays valid
+    /// anywhere, after the callback has returned and from any thread.
     ///
     /// ```swift
     /// Invocation(id: "poller", start: { ctx in
@@ -133,7 +151,8 @@ public struct ActionContext {
     /// For a ``LocalStateMachine`` this hands its machine out: from then on its sends take the
     /// lock, since another thread may send to it.
     public var machine: Machine? {
-        if runtime.confinedToOneThread { runtime.ownerHandedOut = true }
+        let runtime = checked
+        runtime.handOut()
         return runtime.owner
     }
 }

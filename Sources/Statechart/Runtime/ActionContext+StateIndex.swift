@@ -2,9 +2,20 @@ import CStateCore
 
 /// The typed layer's access to the configuration by state index, so `StateMachine.Context`'s
 /// `isActive` can be inlined into (and specialized for) the caller's state type: a guard then
-/// tests a state with a table load and one bit test, with no hashing.
+/// tests a state with the context's check, a table load and one call of the core, with no
+/// hashing and nothing retained.
 extension ActionContext {
     /// Whether the state at `index` (document order, as compiled) is active.
-    @usableFromInline
-    func isActive(stateIndex index: Int) -> Bool { checked.isActive(index: index) }
+    @inlinable @inline(__always)
+    func isActive(stateIndex index: Int) -> Bool {
+        Self.isActive(stateIndex: index, runtimeAt: liveRuntimeAddress)
+    }
+
+    /// Whether the state at `index` is active in the runtime at `address`, which the caller
+    /// got from ``liveRuntimeAddress``.
+    @inlinable @inline(__always)
+    static func isActive(stateIndex index: Int, runtimeAt address: UnsafeMutableRawPointer) -> Bool {
+        let core = Unmanaged<MachineRuntime>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.core }
+        return sc_machine_is_active(core, sc_id(index))
+    }
 }

@@ -40,7 +40,7 @@ extension Machine {
     /// Asks the gate whether `event` may run; a dropped event's payload is released. Gate held.
     func admit(_ event: sc_event) -> Bool {
         guard let gate = runtime.externalEventGate, !sc_machine_is_halted(runtime.core) else { return true }
-        let admitted = gate(ActionContext(runtime: runtime, coreEvent: event))
+        let admitted = runtime.withCallbackFrame { gate(ActionContext(coreEvent: event)) }
         if !admitted { runtime.releaseSlot(event.data) }
         return admitted
     }

@@ -53,11 +53,9 @@ extension Machine {
     /// enables run no content of their own.
     package func onTransitionEvent(_ body: @escaping @Sendable (ActionContext) -> Void) {
         access {
-            // unowned(unsafe): the observer list belongs to the machine's runtime, so the
-            // machine outlives every call.
-            _ = runtime.observers.add(transition: { [unowned(unsafe) self] _, event in
+            _ = runtime.observers.add(transition: { _, event in
                 guard event.raw.id != SC_NONE else { return }
-                body(ActionContext(runtime: self.runtime, coreEvent: event.raw))
+                body(ActionContext(coreEvent: event.raw))
             })
         }
     }

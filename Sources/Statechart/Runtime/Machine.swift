@@ -1,3 +1,4 @@
+import CMachineLock
 import CStateCore
 import Synchronization
 
@@ -306,15 +307,39 @@ public final class Machine: @unchecked Sendable {
         return try gate.withLock(ifReentered: { queueFromCallback(event) }) { try process(event) }
     }
 
-    /// The send of a ``LocalStateMachine``: ``send(coreEventID:)`` holding the gate with plain
-    /// stores (see `ReentrantGate.withConfinedHold`), no atomic instruction. Inlined into the
-    /// caller's code with `process`, so a send is a thread-id read, a few plain loads and
-    /// stores and `sc_machine_dispatch`, with no call of its own.
+    /// The send of a ``LocalStateMachine``, inlined into the caller's code: while the machine
+    /// is confined and nothing but the core has work to do (`confinedSendsDirectly`), one flag
+    /// test, `sc_machine_dispatch` and one test of its status; nothing held, no thread id, no
+    /// atomic instruction. Otherwise ``sendConfinedHoldingGate(_:)``.
     @inlinable @inline(__always)
     func sendConfined(coreEventID id: UInt32) throws -> SendOutcome {
         let event = sc_event(id: id, flags: 0, data: 0)
-        return try gate.withConfinedHold(isShared: { runtime.ownerHandedOut },
-                                         ifReentered: { queueFromCallback(event) }) { try process(event) }
+        guard runtime.confinedSendsDirectly else { return try sendConfinedHoldingGate(event) }
+        let status = sc_machine_dispatch(runtime.core, event)
+        if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
+        return try finishConfinedSend(status)
+    }
+
+    /// A confined send that holds the gate with plain stores (see
+    /// `ReentrantGate.withConfinedHold`), or the real lock once the machine was handed out.
+    @usableFromInline
+    func sendConfinedHoldingGate(_ event: sc_event) throws -> SendOutcome {
+        try gate.withConfinedHold(isShared: { runtime.ownerHandedOut },
+                                  ifReentered: { queueFromCallback(event) }) { try process(event) }
+    }
+
+    /// After a direct confined dispatch that left work (see ``finishProcessing(_:drainingQueue:)``);
+    /// releases the gate if a callback handed the machine out and took it meanwhile
+    /// (`MachineRuntime.handOut`), which wakes a thread already waiting for it.
+    @usableFromInline
+    func finishConfinedSend(_ status: sc_status) throws -> SendOutcome {
+        defer {
+            if runtime.releasesGateAfterSend {
+                runtime.releasesGateAfterSend = false
+                machine_lock_release(gate.lock)
+            }
+        }
+        return try finishProcessing(status, drainingQueue: true)
     }
 
     /// An event sent from one of the machine's own callbacks: queued for after the macrostep.

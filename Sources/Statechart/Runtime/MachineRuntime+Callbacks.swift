@@ -4,20 +4,25 @@ import CStateCore
 /// actions, observers, invocations, done data, a full internal queue, a transition not taken;
 /// and the observers' reports of what no caller can receive.
 extension MachineRuntime {
+    /// A context for the callback running now (inside `withCallbackFrame`).
     @inline(__always)
     func context(_ event: UnsafePointer<sc_event>?) -> ActionContext {
-        guard let event else { return ActionContext(runtime: self) }
-        return ActionContext(runtime: self, coreEvent: event.pointee)
+        guard let event else { return ActionContext() }
+        return ActionContext(coreEvent: event.pointee)
     }
 
     func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
-        let context = context(event)
-        return chart.guardTable.lists.withFirst(id) { $0(context) }
+        withCallbackFrame {
+            let context = context(event)
+            return chart.guardTable.lists.withFirst(id) { $0(context) }
+        }
     }
 
     func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
-        let context = context(event)
-        chart.actionTable.lists.forEach(id) { $0(context) }
+        withCallbackFrame {
+            let context = context(event)
+            chart.actionTable.lists.forEach(id) { $0(context) }
+        }
     }
 
     func stateChanged(_ state: Int, entered: Bool) {
@@ -31,19 +36,23 @@ extension MachineRuntime {
         let seen = event.map { observed($0.pointee) } ?? .none
         if recordTransitions { takenTransitions.append((transition, seen)) }
         let list = transitionObservers
-        for observer in list { observer(transition, seen) }
+        withCallbackFrame {     // an observer may make a context (Machine.onTransitionEvent)
+            for observer in list { observer(transition, seen) }
+        }
     }
 
     func invoke(_ state: Int, start: Bool) {
-        let context = ActionContext(runtime: self)
-        for invocation in chart.invocations[state] ?? [] {
-            if start { invocation.start(context) } else { invocation.cancel(context) }
+        withCallbackFrame {
+            let context = ActionContext()
+            for invocation in chart.invocations[state] ?? [] {
+                if start { invocation.start(context) } else { invocation.cancel(context) }
+            }
         }
     }
 
     func fillDoneData(_ state: Int, _ done: UnsafeMutablePointer<sc_event>?) {
         guard let done, let compute = chart.doneData[state] else { return }
-        let payload = compute(ActionContext(runtime: self))
+        let payload = withCallbackFrame { compute(ActionContext()) }
         let name = chart.eventNames[Int(done.pointee.id)]
         done.pointee = coreEvent(Event(name, payload: payload), known: (done.pointee.id, true))
     }
@@ -86,7 +95,7 @@ extension MachineRuntime {
             ? "its targets, with history states replaced by their recorded values, cannot be active together"
             : String(cString: sc_status_text(status))
         if let handler = transitionErrorHandler {
-            handler(ActionContext(runtime: self), "\(name) was not taken: \(reason)")
+            withCallbackFrame { handler(ActionContext(), "\(name) was not taken: \(reason)") }
         } else if pendingError == nil {
             pendingError = .transitionNotTaken(transition: name, reason: reason)
         }

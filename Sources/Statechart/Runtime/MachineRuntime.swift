@@ -30,9 +30,8 @@ final class MachineRuntime {
     /// The typed ``StateMachine`` wrapping this runtime's machine, if any (set once, before
     /// sharing); see ``Machine/typedOwner``.
     weak var typedOwner: AnyObject?
-    /// The owner's gate: held by the thread running this runtime's callbacks, which is how an
-    /// ``ActionContext`` knows it is still live. Its lock lives in the core's block, which
-    /// this runtime frees: the gate is valid while the runtime lives.
+    /// The owner's gate: held by the thread running this runtime's callbacks. Its lock lives in
+    /// the core's block, which this runtime frees: the gate is valid while the runtime lives.
     let gate: ReentrantGate
 
     /// An event the core cannot carry in its id alone: a payload, a name the chart does not
@@ -49,7 +48,9 @@ final class MachineRuntime {
     /// The machine's external queue: events sent while the machine is held (by its own
     /// actions and observers), processed in order once the current macrostep completes.
     /// Each entry already holds its payload slot; the slot is freed when the core releases it.
-    @usableFromInline @exclusivity(unchecked) var externalQueue: [sc_event] = []
+    @usableFromInline @exclusivity(unchecked) var externalQueue: [sc_event] = [] {
+        didSet { updateFirstQuietStatus() }
+    }
 
     /// What a machine needs only once someone asks for it: observers, the transition
     /// recorder, an external-event gate, a transition-error handler, an error to report.
@@ -105,7 +106,9 @@ final class MachineRuntime {
         }
     }
     /// `pendingError != nil`, as a flag: the send path tests it without copying the error.
-    @usableFromInline @exclusivity(unchecked) private(set) var hasPendingError = false
+    @usableFromInline @exclusivity(unchecked) private(set) var hasPendingError = false {
+        didSet { updateFirstQuietStatus() }
+    }
     /// Transitions taken during the current send, when someone asked for them.
     @exclusivity(unchecked) var recordTransitions = false {
         didSet {
@@ -155,13 +158,42 @@ final class MachineRuntime {
     /// machine: when it has none, a send need not ask the core whether it halted.
     @usableFromInline let mayHalt: Bool
 
-    /// The machine belongs to a ``LocalStateMachine``: its gate is held with plain stores
-    /// until ``ownerHandedOut`` (see `ReentrantGate.withConfinedHold`). Set once, before use.
-    var confinedToOneThread = false
+    /// The machine belongs to a ``LocalStateMachine``: until ``ownerHandedOut`` its sends go
+    /// straight to the core when ``confinedSendsDirectly``, holding nothing, else hold its gate
+    /// with plain stores (see `ReentrantGate.withConfinedHold`). Set once, before use.
+    var confinedToOneThread = false { didSet { updateDispatchesDirectly() } }
     /// A callback of a confined machine read ``ActionContext/machine``: the machine may now be
     /// sent to from other threads, and its gate is the real lock from then on. Only written on
     /// the thread that holds the confined machine.
-    @usableFromInline @exclusivity(unchecked) var ownerHandedOut = false
+    @usableFromInline @exclusivity(unchecked) private(set) var ownerHandedOut = false {
+        didSet { updateDispatchesDirectly() }
+    }
+    /// A confined machine's send may call `sc_machine_dispatch` with nothing held and nothing
+    /// checked before it (`Machine.sendConfined`): ``dispatchesDirectly``, confined, not
+    /// handed out. No other thread can reach the machine, and its own callbacks cannot send to
+    /// it without handing it out first (a ``LocalStateMachine`` is not `Sendable`: no
+    /// `@Sendable` callback can capture one), which takes the gate (`handOut`).
+    @usableFromInline @exclusivity(unchecked) private(set) var confinedSendsDirectly = false
+    /// The machine was handed out during a confined send that held nothing: `handOut` took the
+    /// gate then (no other thread could be waiting), and the send releases it, for real, once
+    /// its macrostep is done (`Machine.finishConfinedSend`).
+    @usableFromInline @exclusivity(unchecked) var releasesGateAfterSend = false {
+        didSet { updateFirstQuietStatus() }
+    }
+
+    /// ``ActionContext/machine`` from a callback: for a confined machine, hands it out (see
+    /// ``ownerHandedOut``). When the send running the callback holds nothing (a direct
+    /// confined send), the gate is taken here, with plain stores: the machine has not left
+    /// this thread yet, so nobody else can hold it or wait for it.
+    func handOut() {
+        guard confinedToOneThread, !ownerHandedOut else { return }
+        ownerHandedOut = true
+        if gate.lock.pointee.state == 0 {
+            gate.lock.pointee.state = 1
+            gate.lock.pointee.owner = machine_lock_self()
+            releasesGateAfterSend = true
+        }
+    }
 
     /// ``MachineOptions/runsFullAlgorithm``: no direct dispatch either, so the reference the
     /// differential tests compare with shares none of the send path's shortcuts.
@@ -169,19 +201,35 @@ final class MachineRuntime {
 
     private func updateDispatchesDirectly() {
         dispatchesDirectly = started && !hasExternalEventGate && !wantsUnhandled && !runsFullAlgorithm
+        confinedSendsDirectly = dispatchesDirectly && confinedToOneThread && !ownerHandedOut
+    }
+
+    /// Of the statuses SC_OK (0) and SC_UNHANDLED (1), the first after which a direct dispatch
+    /// leaves its send nothing to do: 0 when both do, 1 when only SC_UNHANDLED does (the chart
+    /// has a top-level final state, and SC_OK may mean it halted), 2 when neither (a callback
+    /// queued an event, recorded an error, asked to stop, or took the gate: see
+    /// ``releasesGateAfterSend``). Kept up to date by those properties, so the send tests one
+    /// byte against the status (``leftNothingToFinish(_:)``).
+    @usableFromInline @exclusivity(unchecked) private(set) var firstQuietStatus: UInt32
+
+    private func updateFirstQuietStatus() {
+        let busy = !externalQueue.isEmpty || hasPendingError || stopRequested || releasesGateAfterSend
+        firstQuietStatus = busy ? 2 : mayHalt ? 1 : 0
     }
 
     /// After a direct dispatch that returned `status`: whether the macrostep is complete with
-    /// nothing left for the send to do (see `Machine.process`).
+    /// nothing left for the send to do (see `Machine.process`). One subtraction and one
+    /// comparison: `status` in `firstQuietStatus..<2` (errors are negative, and wrap past it).
     @inlinable @inline(__always)
     func leftNothingToFinish(_ status: sc_status) -> Bool {
-        (status == SC_UNHANDLED || (status == SC_OK && !mayHalt))
-            && externalQueue.isEmpty && !hasPendingError && !stopRequested
+        UInt32(bitPattern: status.rawValue) &- firstQuietStatus < 2 &- firstQuietStatus
     }
     /// Whether the halt has been handled (delayed events cancelled, streams finished).
     @exclusivity(unchecked) var haltReported = false
     /// ``Machine/stop()`` was called from a callback: stop once the macrostep completes.
-    @usableFromInline @exclusivity(unchecked) var stopRequested = false
+    @usableFromInline @exclusivity(unchecked) var stopRequested = false {
+        didSet { updateFirstQuietStatus() }
+    }
 
     /// Run before each external event's macrostep (see `Machine+ExternalEvents.swift`).
     var externalEventGate: ((ActionContext) -> Bool)? {
@@ -282,7 +330,8 @@ final class MachineRuntime {
         context, _, state in MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: false) }
     }
     private static let taken: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id, UnsafePointer<sc_event>?) -> Void = {
-        context, _, transition, event in MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
+        context, _, transition, event in
+        MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
     }
 
     /// Installs or removes the observer callbacks to match `wantsStateChanges` and
@@ -333,6 +382,7 @@ final class MachineRuntime {
         var coreOptions = Self.coreOptions(chart, options)
         self.maximumInternalQueueLengthValue = UInt32(min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max)))
         self.mayHalt = chart.hasTopLevelFinalState
+        self.firstQuietStatus = mayHalt ? 1 : 0
         // One block for the core's host, the core machine and the gate's lock: one allocation
         // instead of four (host, machine, gate object, lock), freed in deinit.
         let coreBytes = chart.coreMachineBytes(&coreOptions)
@@ -366,5 +416,19 @@ final class MachineRuntime {
     @inline(__always)
     static func with<T>(_ context: UnsafeMutableRawPointer?, _ body: (MachineRuntime) -> T) -> T {
         Unmanaged<MachineRuntime>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Runs `body` in a callback frame of this runtime (`machine_callback.h`): the frame the
+    /// ``ActionContext``s it makes are live in. The frame it replaced (none, or the callback of
+    /// another machine that sent to this one) is back when it returns. Every callback that
+    /// hands a context to user code runs in one (`MachineRuntime+Callbacks.swift`; the
+    /// external-event gate, before the macrostep). (Called here, not in the `@convention(c)`
+    /// trampolines of `host()`: there the C functions were not inlined.)
+    @inline(__always)
+    func withCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
+        var replaced = machine_callback_frame()
+        machine_callback_enter(Unmanaged.passUnretained(self).toOpaque(), &replaced)
+        defer { machine_callback_leave(&replaced) }
+        return try body()
     }
 }

@@ -10,8 +10,7 @@ import CMachineLock
 ///
 /// The gate is a view of a lock it does not own: the lock lives in its runtime's block, next
 /// to the core machine (one allocation for both, see `MachineRuntime.init`), and is valid as
-/// long as that runtime. Everything holding a gate holds its runtime too (the machine, an
-/// ``ActionContext``).
+/// long as that runtime. Everything holding a gate holds its runtime too (the machine).
 @usableFromInline
 struct ReentrantGate: @unchecked Sendable {
     // @unchecked: `lock` is only touched through machine_lock's atomic operations (and, for a
@@ -22,8 +21,6 @@ struct ReentrantGate: @unchecked Sendable {
     init(lock: UnsafeMutablePointer<machine_lock>) {
         self.lock = lock
     }
-
-    var isHeldByCurrentThread: Bool { machine_lock_is_held_by(lock, machine_lock_self()) }
 
     /// Whether another thread may be waiting for the gate (see `machine_lock_has_waiters`).
     var hasWaiters: Bool { machine_lock_has_waiters(lock) }

@@ -130,6 +130,29 @@ final class LocalStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.configuration, [.done])
     }
 
+    /// A callback that hands the machine out during a send that held nothing (the direct
+    /// confined send) and sends to it at once: the hand-out took the gate for this thread, so
+    /// the send is queued (not a deadlock, not a macrostep inside another) and runs after the
+    /// current one; the machine is free again afterwards.
+    func testAMachineHandedOutDuringADirectSendQueuesItsOwnSends() throws {
+        final class Kept: @unchecked Sendable { var outcomes: [SendOutcome?] = [] }
+        let kept = Kept()
+        let machine = LocalStateMachine(try TypedChart<Job, Signal>(name: "handed") {
+            StateNode(.idle) { On(.start, to: .busy) }
+            StateNode(.busy) {
+                OnEntry { ctx in kept.outcomes.append(try? ctx.machine?.send(.finish)) }
+                On(.finish, to: .done)
+            }
+            StateNode(.done) { On(.reset, to: .idle) }
+        })
+        try machine.start()
+        XCTAssertEqual(try machine.send(.start), .handled)
+        XCTAssertEqual(kept.outcomes, [.queued])
+        XCTAssertEqual(machine.configuration, [.done])
+        XCTAssertEqual(try machine.send(.reset), .handled)      // the gate was released
+        XCTAssertEqual(machine.configuration, [.idle])
+    }
+
     func testDelayedTransitionsFireOnTheMachinesClock() throws {
         let clock = TestClock()
         let machine = LocalStateMachine(try TypedChart<Job, Signal>(name: "timer") {
