@@ -24,7 +24,7 @@ _Static_assert(SC_PLAN_MAX_PATH <= SC_PLAN_WALK_ENTRIES, "a WALK step's entries 
 _Static_assert(sizeof(sc_plan) == 32, "a plan is 32 bytes: a small chart's machine holds four");
 _Static_assert(SC_PLAN_MAX_KEY_WORDS * 64u <= UINT8_MAX + 1u, "a MASKS step's atomic_active (< states) fits info");
 _Static_assert(SC_PLAN_MAX_CANDIDATES <= 8, "group_end has one bit per candidate");
-_Static_assert(sizeof(sc_plan_cache) % sizeof(uint64_t) == 0, "the plans are 8-aligned");
+_Static_assert(sizeof(sc_plan_cache) == 16, "the cache header is 16 bytes (8-aligned plans follow)");
 _Static_assert(sizeof(sc_plan) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
 _Static_assert(SC_PLAN_MAX_SETS * SC_PLAN_WAYS <= UINT8_MAX && SC_PLAN_MAX_KEY_WORDS <= UINT8_MAX, "plan_count, key_words fit a byte");
 _Static_assert(sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS *
@@ -76,9 +76,7 @@ static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
         cache->set_mask = (uint8_t)(sets - 1);
         cache->plan_count = (uint8_t)plans;
         cache->key_words = (uint8_t)key_words;
-        cache->candidates_offset = chart_has_guards(c) ? (uint16_t)candidates : 0;
         cache->words_offset = (uint16_t)words_at;
-        cache->before_offset = (uint16_t)before;
     }
     return before + key_words * sizeof(uint64_t);
 }

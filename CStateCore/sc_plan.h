@@ -129,17 +129,15 @@ typedef struct sc_plan_candidates {
  */
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
-    uint32_t set;               /* sc_plan_set_of(key): bytes from the cache to the key's set */
     /* The layout, fixed when the machine is made; small types: the cache is at most
-     * SC_PLAN_MAX_SETS x SC_PLAN_WAYS plans and what follows them (a few KB). */
+     * SC_PLAN_MAX_SETS x SC_PLAN_WAYS plans and what follows them (a few KB). candidates[] and
+     * before are found from plan_count and words_offset (16 bytes of header, not 24). */
+    uint16_t set;               /* sc_plan_set_of(key): bytes from the cache to the key's set */
     uint8_t set_mask;           /* sets - 1 (sets: a power of two) */
     uint8_t plan_count;         /* sets x SC_PLAN_WAYS */
     uint8_t key_words;          /* multi-word plans: the configuration's words; else 0 */
     uint8_t clock;              /* picks the way a full set overwrites */
-    uint16_t candidates_offset; /* bytes from the cache to candidates[0] (0: no guards) */
-    uint16_t words_offset;      /* bytes from the cache to words[0] */
-    uint16_t before_offset;     /* bytes from the cache to before */
-    uint16_t reserved;
+    uint16_t words_offset;      /* bytes from the cache to words[0] (read on multi-word lookups) */
     sc_plan plans[];            /* plan_count of them */
 } sc_plan_cache;
 
@@ -180,7 +178,7 @@ static inline sc_plan *sc_plan_slot(sc_plan_cache *cache, uint32_t index) {
 
 /* The candidates of plan p (charts with guards). */
 static inline sc_plan_candidates *sc_plan_candidates_of(sc_plan_cache *cache, const sc_plan *p) {
-    sc_plan_candidates *all = (sc_plan_candidates *)(void *)((uint8_t *)cache + cache->candidates_offset);
+    sc_plan_candidates *all = (sc_plan_candidates *)(void *)(cache->plans + cache->plan_count);
     return &all[p - cache->plans];
 }
 
@@ -192,7 +190,7 @@ static inline uint64_t *sc_plan_words(sc_plan_cache *cache, const sc_plan *p) {
 
 /* The multi-word scratch: the configuration before the microstep being recorded. */
 static inline uint64_t *sc_plan_before(sc_plan_cache *cache) {
-    return (uint64_t *)(void *)((uint8_t *)cache + cache->before_offset);
+    return (uint64_t *)(void *)((uint8_t *)cache + cache->words_offset) + (size_t)cache->plan_count * 2u * cache->key_words;
 }
 
 static inline uint32_t sc_plan_hash(uint64_t key) {
@@ -225,7 +223,7 @@ static inline void sc_plan_track(sc_machine *m) {
     else if (cache->key_words) key = m->started ? sc_plan_digest(sc_block_configuration(m), m->words) : 0;
     else key = m->atomic_active == 1 ? m->last_atomic : 0;
     cache->key = key;
-    cache->set = sc_plan_set_of(cache, key);
+    cache->set = (uint16_t)sc_plan_set_of(cache, key);
 }
 
 /* Opens sc_machine_dispatch's fast path (m->fast_set: the current key's set) when nothing but a
