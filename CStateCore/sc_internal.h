@@ -32,8 +32,8 @@ typedef volatile bool sc_interrupt_flag;
  *   | configuration    |  W words: bit s set while state s is active
  *   | entry_set        |  W words: scratch, states to enter in the current microstep
  *   | history_default  |  W words: scratch, history states that used their default transition
- *   | invoke_pending   |  W words: entered, not exited, invocations not started yet
  *   | history_recorded |  W words: bit h set when history state h holds a record
+ *   | invoke_pending   |  W words: entered, not exited, invocations not started yet
  *   |                  |  (history_*: 0 words, pointer NULL, without history states;
  *   |                  |   invoke_pending: likewise without SC_STATE_HAS_INVOKE)
  *   | history_records  |  one record per history state: a bit per descendant of its parent
@@ -93,48 +93,65 @@ struct sc_machine {
     uint32_t max_steps;
     int8_t failure;             /* sc_status: an error met inside a microstep, reported once it completes */
     sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
+    bool busy;                  /* inside start/dispatch/run/stop: callbacks are running (a byte of
+                                   its own: written twice per event, a bit-field costs more) */
     /* One byte of flags (bit-fields: the header is part of every machine). */
     bool started : 1;
     bool halted : 1;
-    bool busy : 1;              /* inside start/dispatch/run/stop: callbacks are running */
     bool owns_memory : 1;
     bool no_plans : 1;          /* SC_MACHINE_NO_PLANS: the plan key stays 0, so no plan is used */
     /* Which observers (entered, exited, taken: a bit each) the host had when the plans were
      * recorded: plans are quiet or not by their presence (sc_machine_set_host). */
     uint8_t observers : 3;
+    bool has_invoke : 1;        /* a state has SC_STATE_HAS_INVOKE: invoke_pending is in the block */
+    /* (In this order so that a plan's narrower fields are copied in as separate stores: gcc -O2
+     * merged atomic_active and last_atomic into a vector store, 3 instructions more per event.) */
     uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
-    uint32_t invoke_pending_count;
     uint32_t atomic_active;     /* active atomic states */
+    uint32_t invoke_pending_count;
     sc_id last_atomic;          /* the atomic state entered last: the leaf when atomic_active == 1 */
     /* Where the arrays of the block are: bytes from the machine (0: the chart needs none), read
-     * through the accessors below. Offsets, not pointers: half the bytes on 64-bit targets. */
+     * through the accessors below. Offsets, not pointers: half the bytes on 64-bit targets. The
+     * bit arrays after the configuration are found from it (W words each, in the order of the
+     * layout above): no offset of their own. */
     uint32_t configuration_at;
-    uint32_t entry_set_at;
-    uint32_t history_default_at;
-    uint32_t invoke_pending_at;
-    uint32_t history_recorded_at;
-    uint32_t history_records_at;
     uint32_t history_index_at;
     uint32_t enabled_at;
     sc_queue internal;
     sc_queue external;
 };
 
-/* The arrays of a machine's block (see the layout above); NULL for one the chart needs none of. */
+/* The arrays of a machine's block (see the layout above); NULL for an optional one the chart needs
+ * none of. The configuration, entry set and enabled list are in every machine: no test for 0
+ * (they are read on every microstep). */
 static inline void *sc_machine_array(const sc_machine *m, uint32_t at) {
     return at ? (void *)((uint8_t *)(uintptr_t)m + at) : NULL;
 }
 #define SC_MACHINE_ARRAY(type, name) \
     static inline type *sc_block_##name(const sc_machine *m) { return (type *)sc_machine_array(m, m->name##_at); }
-SC_MACHINE_ARRAY(uint64_t, configuration)
-SC_MACHINE_ARRAY(uint64_t, entry_set)
-SC_MACHINE_ARRAY(uint64_t, history_default)
-SC_MACHINE_ARRAY(uint64_t, invoke_pending)
-SC_MACHINE_ARRAY(uint64_t, history_recorded)
-SC_MACHINE_ARRAY(uint64_t, history_records)
+#define SC_MACHINE_ARRAY_ALWAYS(type, name) \
+    static inline type *sc_block_##name(const sc_machine *m) { return (type *)(void *)((uint8_t *)(uintptr_t)m + m->name##_at); }
+SC_MACHINE_ARRAY_ALWAYS(uint64_t, configuration)
 SC_MACHINE_ARRAY(uint32_t, history_index)
-SC_MACHINE_ARRAY(sc_enabled, enabled)
+SC_MACHINE_ARRAY_ALWAYS(sc_enabled, enabled)
 #undef SC_MACHINE_ARRAY
+#undef SC_MACHINE_ARRAY_ALWAYS
+
+/* The bit arrays after the configuration, W words each (NULL for those the chart has none of). */
+static inline uint64_t *sc_block_entry_set(const sc_machine *m) { return sc_block_configuration(m) + m->words; }
+static inline uint64_t *sc_block_history_default(const sc_machine *m) {
+    return m->history_count ? sc_block_configuration(m) + 2u * (size_t)m->words : NULL;
+}
+static inline uint64_t *sc_block_history_recorded(const sc_machine *m) {
+    return m->history_count ? sc_block_configuration(m) + 3u * (size_t)m->words : NULL;
+}
+static inline uint64_t *sc_block_invoke_pending(const sc_machine *m) {
+    return m->has_invoke ? sc_block_configuration(m) + (m->history_count ? 4u : 2u) * (size_t)m->words : NULL;
+}
+/* The history records follow the bit arrays (used only when there are history states). */
+static inline uint64_t *sc_block_history_records(const sc_machine *m) {
+    return sc_block_configuration(m) + (2u + (m->history_count ? 2u : 0u) + (m->has_invoke ? 1u : 0u)) * (size_t)m->words;
+}
 
 /* Bytes of the header; what follows it starts 8-aligned. */
 #define SC_MACHINE_HEADER_BYTES ((sizeof(struct sc_machine) + 7u) & ~(size_t)7u)

@@ -118,18 +118,13 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     m->enabled_capacity = l.atomic_count;
     m->max_steps = l.max_steps;
     m->no_plans = (l.flags & SC_MACHINE_NO_PLANS) != 0;
-    /* Bit arrays a chart cannot use are left out (offset 0): history ones without history
-     * states, invoke_pending without invocations. */
-    struct { uint32_t *at; uint32_t words; } bitsets[] = {
-        { &m->configuration_at, l.words }, { &m->entry_set_at, l.words },
-        { &m->history_default_at, l.history_bit_words }, { &m->invoke_pending_at, l.invoke_words },
-        { &m->history_recorded_at, l.history_bit_words },
-    };
-    for (size_t i = 0; i < sizeof bitsets / sizeof bitsets[0]; i++) {
-        *bitsets[i].at = bitsets[i].words ? (uint32_t)(p - (uint8_t *)memory) : 0;
-        p += (size_t)bitsets[i].words * sizeof(uint64_t);
-    }
-    m->history_records_at = (uint32_t)(p - (uint8_t *)memory);
+    /* The bit arrays, in the order sc_block_entry_set() and the others find them: the
+     * configuration and entry set, then the history ones (only with history states) and
+     * invoke_pending (only with invocations), then the history records. */
+    m->configuration_at = (uint32_t)(p - (uint8_t *)memory);
+    m->has_invoke = l.invoke_words != 0;
+    p += ((size_t)l.words * 2u + l.history_bit_words * 2u + l.invoke_words) * sizeof(uint64_t);
+    assert((uint64_t *)(void *)p == sc_block_history_records(m));
     p += (size_t)l.history_words * sizeof(uint64_t);
     m->history_index_at = (uint32_t)(p - (uint8_t *)memory);
     p += round_up8((size_t)l.history_count * 2u * sizeof(uint32_t));
@@ -278,8 +273,8 @@ static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan_cache *ca
     if (plan->fast == SC_PLAN_FAST_MASKS) {
         SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
         SC_PLAN_COUNT(fast_masks);
-        sc_plan_apply_masks(m, plan, &plan->step);
-        m->fast_set = sc_plan_set_at(cache, plan->step.u.masks.next_set);
+        sc_plan_apply_masks(m, plan, plan);
+        m->fast_set = sc_plan_set_at(cache, plan->u.masks.next_set);
         return SC_OK;
     }
     if (plan->fast == SC_PLAN_FAST_UNHANDLED) {

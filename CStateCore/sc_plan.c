@@ -19,10 +19,12 @@
 
 #if !SC_CONFIG_NO_PLAN_CACHE
 
-_Static_assert(SC_PLAN_MAX_PATH <= 64, "entry_defaults has one bit per entered state");
-_Static_assert(sizeof(sc_plan) == 48, "a plan is 48 bytes: 16 per machine");
+_Static_assert(SC_PLAN_MAX_PATH <= 32, "entry_defaults has one bit per entered state");
+_Static_assert(SC_PLAN_MAX_PATH <= SC_PLAN_WALK_ENTRIES, "a WALK step's entries fit the low bits of info");
+_Static_assert(sizeof(sc_plan) == 32, "a plan is 32 bytes: a small chart's machine holds four");
+_Static_assert(SC_PLAN_MAX_KEY_WORDS * 64u <= UINT8_MAX + 1u, "a MASKS step's atomic_active (< states) fits info");
 _Static_assert(SC_PLAN_MAX_CANDIDATES <= 8, "group_end has one bit per candidate");
-_Static_assert(sizeof(sc_plan_cache) % sizeof(uint64_t) == 0, "the plans are 8-aligned");
+_Static_assert(sizeof(sc_plan_cache) == 16, "the cache header is 16 bytes (8-aligned plans follow)");
 _Static_assert(sizeof(sc_plan) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
 _Static_assert(SC_PLAN_MAX_SETS * SC_PLAN_WAYS <= UINT8_MAX && SC_PLAN_MAX_KEY_WORDS <= UINT8_MAX, "plan_count, key_words fit a byte");
 _Static_assert(sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS *
@@ -74,9 +76,7 @@ static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
         cache->set_mask = (uint8_t)(sets - 1);
         cache->plan_count = (uint8_t)plans;
         cache->key_words = (uint8_t)key_words;
-        cache->candidates_offset = chart_has_guards(c) ? (uint16_t)candidates : 0;
         cache->words_offset = (uint16_t)words_at;
-        cache->before_offset = (uint16_t)before;
     }
     return before + key_words * sizeof(uint64_t);
 }
@@ -152,7 +152,7 @@ static bool entry_fits(const sc_state *st) {
 
 /* Configurations with bits: the microstep as the configuration after it, when it fits and made
  * no callback. */
-static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc_plan_step *step) {
+static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc_plan *step) {
     const sc_chart *c = m->chart;
     uint64_t exit[SC_PLAN_MAX_KEY_WORDS] = { 0 };
     uint64_t forced[SC_PLAN_MAX_KEY_WORDS] = { 0 };     /* the entry set before completion */
@@ -187,12 +187,14 @@ static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc
             }
         }
     }
-    if (!quiet) return false;
-    step->mode = SC_PLAN_MASKS;
+    /* Charts of at most 256 states: the counters fit (checked all the same: a plan is optional). */
+    if (!quiet || m->eventless_states > UINT16_MAX || m->atomic_active > UINT8_MAX) return false;
+    step->step_mode = SC_PLAN_MASKS;
     step->u.masks.next_key = words == 1 ? sc_block_configuration(m)[0] : sc_plan_digest(sc_block_configuration(m), words);
-    step->u.masks.next_set = sc_plan_set_of(sc_plan_cache_of(m), step->u.masks.next_key);
-    step->u.masks.eventless_states = m->eventless_states;
-    step->u.masks.atomic_active = m->atomic_active;
+    step->u.masks.next_set = (uint16_t)sc_plan_set_of(sc_plan_cache_of(m), step->u.masks.next_key);
+    step->u.masks.eventless_states = (uint16_t)m->eventless_states;
+    step->u.masks.next_leaf = m->last_atomic;
+    step->info = (uint8_t)m->atomic_active;
     return true;
 }
 
@@ -208,13 +210,13 @@ static sc_id only_atomic_in(const sc_chart *c, const uint64_t *bits, sc_id d) {
 }
 
 /* One transition whose domain holds one active atomic state before and after: the paths. */
-static bool walk_step(sc_machine *m, const before_config *before, sc_plan_step *step) {
+static bool walk_step(sc_machine *m, const before_config *before, sc_plan *step) {
     const sc_chart *c = m->chart;
     sc_id index = sc_block_enabled(m)[0].transition, d = sc_block_enabled(m)[0].domain;
+    if (d != c->transitions[index].domain) return false;    /* the replay reads it from the chart */
     step->u.walk.transition = index;
-    step->u.walk.domain = d;
     if (d == SC_NONE) {                 /* targetless: nothing exited or entered */
-        step->mode = SC_PLAN_WALK;
+        step->step_mode = SC_PLAN_WALK;
         return true;
     }
     sc_id leaf = before->bits ? only_atomic_in(c, before->bits, d) : before->leaf;
@@ -222,44 +224,39 @@ static bool walk_step(sc_machine *m, const before_config *before, sc_plan_step *
     if (leaf == SC_NONE || next_leaf == SC_NONE) return false;
     for (sc_id s = leaf; s != d; s = c->states[s].parent)
         if (!exit_fits(&c->states[s])) return false;
+    /* Plain: the replay only flips bits. States with invocations (invoke_pending) or eventless
+     * transitions (eventless_states) are exited and entered by sc_step, which counts them. */
     bool plain = true;
-    int32_t eventless_change = 0;
-    for (sc_id s = leaf; s != d; s = c->states[s].parent) {
-        if (c->states[s].flags & SC_STATE_HAS_INVOKE) plain = false;
-        if (sc_has_eventless(c, s)) eventless_change--;
-    }
+    for (sc_id s = leaf; s != d; s = c->states[s].parent)
+        if ((c->states[s].flags & SC_STATE_HAS_INVOKE) || sc_has_eventless(c, s)) plain = false;
     sc_id path[SC_PLAN_MAX_PATH];
     uint32_t n = 0;
     for (sc_id s = next_leaf; s != d; s = c->states[s].parent) {
         if (n == SC_PLAN_MAX_PATH || !entry_fits(&c->states[s])) return false;
-        if (c->states[s].flags & SC_STATE_HAS_INVOKE) plain = false;
-        if (sc_has_eventless(c, s)) eventless_change++;
+        if ((c->states[s].flags & SC_STATE_HAS_INVOKE) || sc_has_eventless(c, s)) plain = false;
         path[n++] = s;
     }
-    if (eventless_change < INT16_MIN || eventless_change > INT16_MAX) plain = false;
     /* Entered by default, as in masks_step; on a path, "a forced state below s" is "the
      * deepest forced state comes after s in document order". */
     const sc_transition *t = &c->transitions[index];
     sc_id deepest = 0;
     for (uint32_t j = 0; j < t->target_count; j++)
         if (c->targets[t->targets_offset + j] > deepest) deepest = c->targets[t->targets_offset + j];
-    uint64_t defaults = 0;
+    uint32_t defaults = 0;
     for (uint32_t i = 0; i < n; i++) {
         sc_id s = path[n - 1 - i];
         const sc_state *st = &c->states[s];
         if (st->kind != SC_COMPOUND || deepest > s) continue;
-        defaults |= UINT64_C(1) << i;
+        defaults |= UINT32_C(1) << i;
         const sc_transition *init = &c->transitions[st->initial];
         for (uint32_t j = 0; j < init->target_count; j++)
             if (c->targets[init->targets_offset + j] > deepest) deepest = c->targets[init->targets_offset + j];
     }
-    step->mode = SC_PLAN_WALK;
-    step->next_leaf = next_leaf;
+    step->step_mode = SC_PLAN_WALK;
+    step->u.walk.next_leaf = next_leaf;
     step->u.walk.leaf = leaf;
-    step->u.walk.entry_count = (uint8_t)n;
+    step->info = (uint8_t)(n | (plain ? SC_PLAN_WALK_PLAIN : 0u));
     step->u.walk.entry_defaults = defaults;
-    step->u.walk.plain = plain;
-    step->u.walk.eventless_change = (int16_t)eventless_change;
     return true;
 }
 
@@ -302,20 +299,22 @@ static bool selection_consults_guards(const sc_chart *c, const before_config *be
 }
 
 /* How the microstep just taken from `before` (with the transitions in sc_block_enabled(m)) is to be
- * replayed: fills `step` (mode COMPUTE when it cannot be). */
-static void examine_step(sc_machine *m, const before_config *before, sc_plan_step *step) {
+ * replayed: fills the step fields of `step` (step_mode COMPUTE when it cannot be). */
+static void examine_step(sc_machine *m, const before_config *before, sc_plan *step) {
     const sc_chart *c = m->chart;
-    memset(step, 0, sizeof *step);
-    step->mode = SC_PLAN_COMPUTE;
-    step->next_leaf = m->last_atomic;
+    memset(&step->u, 0, sizeof step->u);
+    step->info = 0;
+    step->step_mode = SC_PLAN_COMPUTE;
     for (uint32_t k = 0; k < m->enabled_count; k++)
         if (c->transitions[sc_block_enabled(m)[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) return;
     if (m->enabled_count == 0) {
-        step->mode = SC_PLAN_UNHANDLED;
+        step->step_mode = SC_PLAN_UNHANDLED;
     } else if (before->bits && masks_step(m, before->bits, m->words, step)) {
         /* filled */
     } else if (m->enabled_count == 1 && !walk_step(m, before, step)) {
-        step->mode = SC_PLAN_COMPUTE;
+        memset(&step->u, 0, sizeof step->u);
+        step->info = 0;
+        step->step_mode = SC_PLAN_COMPUTE;
     }
     /* else: callbacks in several regions, not replayable state by state */
 }
@@ -341,8 +340,8 @@ static void record(sc_machine *m, const before_config *before, uint64_t key, sc_
     plan.key = key;
     plan.event = event;
     if (!selection_consults_guards(m->chart, before, event)) {
-        examine_step(m, before, &plan.step);
-        plan.mode = (uint8_t)plan.step.mode;
+        examine_step(m, before, &plan);
+        plan.mode = plan.step_mode;
         /* The configuration after the step has no eventless transition (eventless_states is a
          * function of the configuration): the replay is the whole macrostep. */
         if (m->eventless_states == 0 && plan.mode == SC_PLAN_MASKS) plan.fast = SC_PLAN_FAST_MASKS;
@@ -350,7 +349,7 @@ static void record(sc_machine *m, const before_config *before, uint64_t key, sc_
     } else if (find_candidates(m->chart, before, event, &candidates)) {
         plan.mode = SC_PLAN_GUARDED;    /* step.mode 0: no step yet */
     } else {
-        plan.mode = plan.step.mode = SC_PLAN_COMPUTE;
+        plan.mode = plan.step_mode = SC_PLAN_COMPUTE;
     }
     sc_plan_cache *cache = sc_plan_cache_of(m);
     sc_plan *slot = slot_for(m, key, event);
@@ -362,14 +361,21 @@ static void record(sc_machine *m, const before_config *before, uint64_t key, sc_
     }
 }
 
-/* Replays a WALK step (UNHANDLED: nothing to do): the callbacks of sc_step_exit_state and
- * sc_step_enter_state, in their order; a plain step (no invocations) changes the configuration
- * bits itself and sets the counters once (the host cannot read them). */
-static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) {
+/* Copies the step of plan `from` (step_mode, info, u) into plan `to`. */
+static void copy_step(sc_plan *to, const sc_plan *from) {
+    to->step_mode = from->step_mode;
+    to->info = from->info;
+    to->u = from->u;
+}
+
+/* Replays the WALK step of p (UNHANDLED: nothing to do): the callbacks of sc_step_exit_state and
+ * sc_step_enter_state, in their order; a plain step changes the configuration bits and
+ * last_atomic itself (the only counter it changes; the host cannot read it). */
+static void replay(sc_machine *m, const sc_plan *p, const sc_event *event) {
     const sc_chart *c = m->chart;
-    if (p->mode == SC_PLAN_UNHANDLED) return;
-    sc_id t = p->u.walk.transition, d = p->u.walk.domain;
-    bool plain = p->u.walk.plain;
+    if (p->step_mode == SC_PLAN_UNHANDLED) return;
+    sc_id t = p->u.walk.transition, d = c->transitions[t].domain;
+    bool plain = (p->info & SC_PLAN_WALK_PLAIN) != 0;
     if (d != SC_NONE) {
         for (sc_id s = p->u.walk.leaf; s != d; s = c->states[s].parent) {
             if (!plain) {
@@ -387,10 +393,11 @@ static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) 
     if (action != SC_NONE) m->host->action(m->host->context, m, action, event);
     if (d == SC_NONE) return;
     sc_id path[SC_PLAN_MAX_PATH];
-    uint32_t n = p->u.walk.entry_count;
-    if (n == 1) path[0] = p->next_leaf;
-    else for (sc_id s = p->next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
-    for (uint32_t i = 0; i < p->u.walk.entry_count; i++) {
+    const uint32_t entries = p->info & SC_PLAN_WALK_ENTRIES;
+    uint32_t n = entries;
+    if (n == 1) path[0] = p->u.walk.next_leaf;
+    else for (sc_id s = p->u.walk.next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
+    for (uint32_t i = 0; i < entries; i++) {
         bool by_default = (p->u.walk.entry_defaults >> i) & 1u;
         if (!plain) {
             sc_step_enter_state(m, path[i], by_default, event);
@@ -405,10 +412,7 @@ static void replay(sc_machine *m, const sc_plan_step *p, const sc_event *event) 
             if (a != SC_NONE) m->host->action(m->host->context, m, a, event);
         }
     }
-    if (plain) {
-        m->eventless_states = (uint32_t)((int32_t)m->eventless_states + p->u.walk.eventless_change);
-        m->last_atomic = p->next_leaf;
-    }
+    if (plain) m->last_atomic = p->u.walk.next_leaf;
 }
 
 /* selectTransitions from a GUARDED plan's candidates: their guards, called as the algorithm calls
@@ -466,20 +470,20 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
     sc_plan_cache *cache = sc_plan_cache_of(m);
     /* Copies: a callback (a guard too) may clear the cache (sc_machine_set_host). */
     const sc_plan_candidates candidates = *sc_plan_candidates_of(cache, cached);
-    const sc_plan_step step = cached->step;
+    const sc_plan step = *cached;
     uint32_t choice = choose(m, &candidates, event);
     if (!choice) {
         m->enabled_count = 0;
         return false;
     }
-    if (step.mode != 0 && candidates.choice == choice && cached->key == key) {
+    if (step.step_mode != 0 && candidates.choice == choice && cached->key == key) {
         SC_PLAN_COUNT(guarded_outcomes);
-        SC_PLAN_COUNT(replays[step.mode]);
-        if (step.mode == SC_PLAN_MASKS) {
+        SC_PLAN_COUNT(replays[step.step_mode]);
+        if (step.step_mode == SC_PLAN_MASKS) {
             sc_plan_apply_masks(m, cached, &step);
             return true;
         }
-        if (step.mode == SC_PLAN_COMPUTE) {
+        if (step.step_mode == SC_PLAN_COMPUTE) {
             fill_enabled(m, &candidates, choice);
             return sc_step_take_selected(m, event);
         }
@@ -489,11 +493,11 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
     fill_enabled(m, &candidates, choice);
     before_config before = save_before(m, cache, &key);
     bool handled = sc_step_take_selected(m, event);
-    sc_plan_step recorded;
+    sc_plan recorded;
     examine_step(m, &before, &recorded);
     /* Kept in the plan's slot if the plan is still there (a callback may have cleared it). */
     if (cached->key == key && cached->event == event->id && cached->mode == SC_PLAN_GUARDED) {
-        cached->step = recorded;
+        copy_step(cached, &recorded);
         sc_plan_candidates_of(cache, cached)->choice = choice;
         if (cache->key_words)
             memcpy(sc_plan_words(cache, cached) + cache->key_words, sc_block_configuration(m), cache->key_words * sizeof(uint64_t));
@@ -505,7 +509,7 @@ bool sc_plan_replay(sc_machine *m, sc_plan *cached, const sc_event *event) {
     SC_PLAN_COUNT(replays[cached->mode]);
     switch (cached->mode) {
     case SC_PLAN_MASKS:
-        sc_plan_apply_masks(m, cached, &cached->step);
+        sc_plan_apply_masks(m, cached, cached);
         return true;
     case SC_PLAN_COMPUTE:
         return sc_step_external_microstep(m, event);
@@ -513,9 +517,9 @@ bool sc_plan_replay(sc_machine *m, sc_plan *cached, const sc_event *event) {
         return take_guarded(m, cached, cached->key, event);
     default: {
         /* A copy: a callback may change the observers (sc_machine_set_host), which clears the cache. */
-        const sc_plan_step step = cached->step;
+        const sc_plan step = *cached;
         replay(m, &step, event);
-        return step.mode != SC_PLAN_UNHANDLED;
+        return step.step_mode != SC_PLAN_UNHANDLED;
     }
     }
 }

@@ -52,48 +52,55 @@
  */
 #define SC_PLAN_WAYS 4u       /* a configuration's plans share one set of 4 ways */
 #define SC_PLAN_MAX_SETS 4u   /* fewer when the chart has fewer (configuration, event) pairs */
-#define SC_PLAN_MAX_PATH 64u
+#define SC_PLAN_MAX_PATH 32u  /* a WALK step enters at most this many states (entry_defaults' bits) */
 #define SC_PLAN_MAX_KEY_WORDS 4u    /* multi-word plans: charts of up to 256 states */
 #define SC_PLAN_MAX_CANDIDATES 4u
 
 /* In this order: sc_machine_dispatch replays the first two itself, the others need the algorithm. */
 enum { SC_PLAN_UNHANDLED = 1, SC_PLAN_MASKS = 2, SC_PLAN_WALK = 3, SC_PLAN_GUARDED = 4, SC_PLAN_COMPUTE = 5 };
 
-/* How to replay one microstep (UNHANDLED, MASKS, WALK or COMPUTE). */
-typedef struct sc_plan_step {
-    uint32_t mode;              /* SC_PLAN_* */
-    sc_id next_leaf;            /* the atomic state entered last */
-    union {
-        struct {
-            uint64_t next_key;          /* the key after it (for one word: the configuration) */
-            uint32_t next_set;          /* sc_plan_set_of(next_key): where the next plans are */
-            uint32_t eventless_states, atomic_active;   /* the counters after the microstep */
-        } masks;
-        struct {
-            uint64_t entry_defaults;
-            sc_id leaf, transition, domain;             /* domain SC_NONE: targetless */
-            uint8_t entry_count;                        /* at most SC_PLAN_MAX_PATH */
-            /* Neither path has a state with invocations: the replay updates the configuration
-             * bits itself, and the counters once: one atomic state leaves and one enters, so
-             * only eventless_states changes, by eventless_change. */
-            uint8_t plain;
-            int16_t eventless_change;
-        } walk;
-    } u;
-} sc_plan_step;
-
 /* sc_plan.fast: a plan that, replayed, completes the macrostep by itself (no callback, nothing
  * left to do after it: no eventless transition in the configuration it leaves), so
  * sc_machine_dispatch's fast path returns right after it. */
 enum { SC_PLAN_SLOW = 0, SC_PLAN_FAST_MASKS = 1, SC_PLAN_FAST_UNHANDLED = 2 };
 
+/* sc_plan.info of a WALK step: the number of states it enters (bits 0-6) and whether it is plain
+ * (bit 7): no state on its paths has invocations or an eventless transition, so the replay sets
+ * the configuration bits itself and no counter but last_atomic changes. */
+#define SC_PLAN_WALK_ENTRIES 0x7Fu
+#define SC_PLAN_WALK_PLAIN 0x80u
+
+/*
+ * A plan: its key (configuration, event) and the step that replays it, in 32 bytes, four of them
+ * in a machine of a small chart: every field is as narrow as the steps that use it allow. MASKS
+ * steps exist only for keys with bits (at most SC_PLAN_MAX_KEY_WORDS x 64 = 256 states), so
+ * their counters fit 8 and 16 bits and their next set 16 (the cache is at most a few KB); WALK
+ * steps serve any chart, so their ids stay 32-bit, and the transition's domain is read from the
+ * chart rather than kept (a WALK step's transition never has a dynamic domain).
+ *
+ * The step (step_mode, info, u) is also a GUARDED plan's "step of the candidates last
+ * chosen" (step_mode 0: none yet); sc_plan_copy_step moves one between plans.
+ */
 typedef struct sc_plan {
     uint64_t key;               /* the configuration's key (see above); 0 marks an empty slot */
     sc_id event;                /* key */
-    uint8_t mode;               /* SC_PLAN_*: step.mode, or GUARDED */
+    uint8_t mode;               /* SC_PLAN_*: step_mode, or GUARDED */
     uint8_t fast;               /* SC_PLAN_FAST_* or SC_PLAN_SLOW */
-    uint16_t reserved;
-    sc_plan_step step;          /* GUARDED: the step of the candidates last chosen (mode 0: none) */
+    uint8_t step_mode;          /* how to replay the step: UNHANDLED, MASKS, WALK or COMPUTE */
+    uint8_t info;               /* MASKS: atomic_active after it; WALK: SC_PLAN_WALK_* bits */
+    union {
+        struct {
+            uint64_t next_key;          /* the key after it (for one word: the configuration) */
+            uint16_t next_set;          /* sc_plan_set_of(next_key): where the next plans are */
+            uint16_t eventless_states;  /* the counter after the microstep */
+            sc_id next_leaf;            /* the atomic state entered last */
+        } masks;
+        struct {
+            uint32_t entry_defaults;    /* bit i: the i-th state entered is entered by default */
+            sc_id leaf, transition;
+            sc_id next_leaf;            /* the atomic state entered last */
+        } walk;
+    } u;
 } sc_plan;
 
 /* After each plan, in machines of charts with guards: the candidates of a GUARDED plan. */
@@ -122,17 +129,15 @@ typedef struct sc_plan_candidates {
  */
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
-    uint32_t set;               /* sc_plan_set_of(key): bytes from the cache to the key's set */
     /* The layout, fixed when the machine is made; small types: the cache is at most
-     * SC_PLAN_MAX_SETS x SC_PLAN_WAYS plans and what follows them (a few KB). */
+     * SC_PLAN_MAX_SETS x SC_PLAN_WAYS plans and what follows them (a few KB). candidates[] and
+     * before are found from plan_count and words_offset (16 bytes of header, not 24). */
+    uint16_t set;               /* sc_plan_set_of(key): bytes from the cache to the key's set */
     uint8_t set_mask;           /* sets - 1 (sets: a power of two) */
     uint8_t plan_count;         /* sets x SC_PLAN_WAYS */
     uint8_t key_words;          /* multi-word plans: the configuration's words; else 0 */
     uint8_t clock;              /* picks the way a full set overwrites */
-    uint16_t candidates_offset; /* bytes from the cache to candidates[0] (0: no guards) */
-    uint16_t words_offset;      /* bytes from the cache to words[0] */
-    uint16_t before_offset;     /* bytes from the cache to before */
-    uint16_t reserved;
+    uint16_t words_offset;      /* bytes from the cache to words[0] (read on multi-word lookups) */
     sc_plan plans[];            /* plan_count of them */
 } sc_plan_cache;
 
@@ -173,7 +178,7 @@ static inline sc_plan *sc_plan_slot(sc_plan_cache *cache, uint32_t index) {
 
 /* The candidates of plan p (charts with guards). */
 static inline sc_plan_candidates *sc_plan_candidates_of(sc_plan_cache *cache, const sc_plan *p) {
-    sc_plan_candidates *all = (sc_plan_candidates *)(void *)((uint8_t *)cache + cache->candidates_offset);
+    sc_plan_candidates *all = (sc_plan_candidates *)(void *)(cache->plans + cache->plan_count);
     return &all[p - cache->plans];
 }
 
@@ -185,7 +190,7 @@ static inline uint64_t *sc_plan_words(sc_plan_cache *cache, const sc_plan *p) {
 
 /* The multi-word scratch: the configuration before the microstep being recorded. */
 static inline uint64_t *sc_plan_before(sc_plan_cache *cache) {
-    return (uint64_t *)(void *)((uint8_t *)cache + cache->before_offset);
+    return (uint64_t *)(void *)((uint8_t *)cache + cache->words_offset) + (size_t)cache->plan_count * 2u * cache->key_words;
 }
 
 static inline uint32_t sc_plan_hash(uint64_t key) {
@@ -218,7 +223,7 @@ static inline void sc_plan_track(sc_machine *m) {
     else if (cache->key_words) key = m->started ? sc_plan_digest(sc_block_configuration(m), m->words) : 0;
     else key = m->atomic_active == 1 ? m->last_atomic : 0;
     cache->key = key;
-    cache->set = sc_plan_set_of(cache, key);
+    cache->set = (uint16_t)sc_plan_set_of(cache, key);
 }
 
 /* Opens sc_machine_dispatch's fast path (m->fast_set: the current key's set) when nothing but a
@@ -260,21 +265,17 @@ static inline sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_id e
     return sc_plan_find_in(m, cache, sc_plan_set_at(cache, cache->set), event);
 }
 
-/* A MASKS step's effect besides the configuration words: the key and the counters. */
-static inline void sc_plan_apply_counters(sc_machine *m, sc_plan_cache *cache, const sc_plan_step *step) {
-    cache->key = step->u.masks.next_key;
-    cache->set = step->u.masks.next_set;
-    m->eventless_states = step->u.masks.eventless_states;
-    m->atomic_active = step->u.masks.atomic_active;
-    m->last_atomic = step->next_leaf;
-}
-
-/* Applies a MASKS step of plan p: the configuration, its counters and the key; no callback. */
-static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan_step *step) {
+/* Applies the MASKS step of `step` (a plan, or a copy of one) found as plan p: the configuration,
+ * its counters and the key; no callback. */
+static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan *step) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     if (cache->key_words) sc_plan_apply_words(m, p);
     else sc_block_configuration(m)[0] = step->u.masks.next_key;
-    sc_plan_apply_counters(m, cache, step);
+    cache->key = step->u.masks.next_key;
+    cache->set = step->u.masks.next_set;
+    m->eventless_states = step->u.masks.eventless_states;
+    m->atomic_active = step->info;
+    m->last_atomic = step->u.masks.next_leaf;
 }
 
 /* sc_step_complete, then the key of the configuration it leaves. sc_step_complete's own test

@@ -35,8 +35,9 @@
  * core):
  *
  *   SC_CONFIG_NO_PLAN_CACHE=1   leave the microstep plan cache out (sc_plan.c): each machine is
- *                               800 bytes smaller (1,184 for a chart with guards) and the code
- *                               about 4.8 KB smaller (Cortex-M3, -Os); every external event then
+ *                               up to 528 bytes smaller (912 for a chart with guards, 144 for a
+ *                               chart as small as a turnstile) and the code about 5 KB smaller
+ *                               (Cortex-M3, -Os); every external event then
  *                               runs the algorithm in full, with the same behaviour and callbacks.
  *                               Default 0: the cache is built in (see sc_machine_set_host).
  *
