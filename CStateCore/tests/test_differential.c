@@ -325,6 +325,33 @@ static void test_set_host_observers_see_cached_microsteps(void) {
     EXPECT_EQ_U(sc_machine_set_host(h->m, NULL), SC_ERR_BAD_ARGUMENT);
 }
 
+/* The machine keeps its host by reference: a host that edits the very struct the machine uses
+ * (observers added) and hands it in again sees every replayed entry and exit; the quiet plans
+ * recorded before are dropped although the pointer is the same. */
+static void test_set_host_same_struct_edited_in_place(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "s");
+    cb_state(b, "s", SC_ATOMIC, "s1");
+    cb_state(b, NULL, SC_ATOMIC, "t");
+    cb_trans(b, "s1", "go", "t", 0, NULL, NULL);
+    cb_trans(b, "t", "back", "s1", 0, NULL, NULL);
+    MACHINE(h, b, NULL);
+    for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+    const sc_host observing = h->host;
+    h->host.entered = NULL, h->host.exited = NULL, h->host.taken = NULL;
+    EXPECT_EQ_U(sc_machine_set_host(h->m, &h->host), SC_OK);
+    START(h, SC_OK, "", "s s1");
+    for (int i = 0; i < 3; i++) {       /* quiet: recorded and replayed as MASKS plans */
+        STEP(h, "go", SC_OK, "", "t");
+        STEP(h, "back", SC_OK, "", "s s1");
+    }
+    h->trace_observers = true;
+    h->host.entered = observing.entered, h->host.exited = observing.exited, h->host.taken = observing.taken;
+    EXPECT_EQ_U(sc_machine_set_host(h->m, &h->host), SC_OK);
+    STEP(h, "go", SC_OK, "exited:s1 exited:s taken: entered:t", "t");
+    STEP(h, "back", SC_OK, "exited:t taken: entered:s entered:s1", "s s1");
+}
+
 /* An exit action that changes the observers while a cached microstep is being replayed (which
  * clears the cache under it): the replay still completes as recorded. */
 static void hook_drop_taken_on_exit(harness *h, const char *token, const sc_event *event) {
@@ -605,5 +632,6 @@ const test_case differential_tests[] = {
     TEST(test_no_plans_machine_traces_like_a_planned_one),
     TEST(test_set_host_observers_see_cached_microsteps),
     TEST(test_set_host_inside_a_replayed_microstep),
+    TEST(test_set_host_same_struct_edited_in_place),
 };
 const size_t differential_test_count = sizeof differential_tests / sizeof differential_tests[0];
