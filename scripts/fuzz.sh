@@ -76,10 +76,13 @@ build_swift() {
   # incremental build kept the harness's object code copying the old layout (a SEGV in
   # Options.init in every input): the harness module is recompiled every time (one file).
   touch Tests/Fuzz/SCXMLLoader/FuzzSCXMLLoader.swift
+  # A failed build must not leave an earlier harness binary to run: the status decides.
+  local status=0
   swift build -c debug --scratch-path "$out/swift" --product StatechartFuzzSCXML \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING_LIBFUZZER -Xswiftc -use-ld=lld \
-    -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -E "error|warning: |Compiling|Build complete" | grep -v "^\[" || true
-  [ -x "$out/swift/debug/StatechartFuzzSCXML" ] || { echo "fuzz.sh: the Swift harness did not build" >&2; return 1; }
+    -Xcc -fsanitize=fuzzer-no-link,address >"$out/swift-build.log" 2>&1 || status=$?
+  grep -E "error|warning: |Build complete" "$out/swift-build.log" | grep -v "^\[" || true
+  [ "$status" -eq 0 ] && [ -x "$out/swift/debug/StatechartFuzzSCXML" ] || { echo "fuzz.sh: the Swift harness did not build" >&2; return 1; }
 }
 
 # ---- seed corpora --------------------------------------------------------------------------

@@ -5,9 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 log="$(mktemp)"; trap 'rm -f "$log"' EXIT
 make -C Tests/CMachineLockTests test 2>&1 | tee "$log"
-plain=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+# Each test program prints its own line; add them up.
+sum() { awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 } END { printf "%d passed, %d failed\n", p, f }' "$1"; }
+plain=$(sum "$log")
 make -C Tests/CMachineLockTests test-tsan > "$log" 2>&1 || { cat "$log"; exit 1; }
-tsan=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+tsan=$(sum "$log")
 echo "ThreadSanitizer: $tsan"
 p=$(( ${plain%% passed*} + ${tsan%% passed*} ))
 f1=${plain#*, }; f2=${tsan#*, }

@@ -13,7 +13,15 @@ export STATECHART_STRESS_EVENTS=${STATECHART_STRESS_EVENTS:-5000}
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan-suppressions.txt${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 filter='ConcurrencyTests|LocalStateMachineTests|CrossMachineTests|StressTests|DelayedEventTests|RunToCompletionTests|BareEventDispatchTests|InvokeTests|BasicHTTPTests|LifecycleTests'
 
-swift build --build-tests --sanitize=thread --scratch-path .build-tsan 2>&1 | grep -E "error|warning: |Compiling|Build complete" | grep -v "^\[" || true
+# A failed build must fail the suite: the old test binary would otherwise run and pass.
+build_log="$(mktemp)"; trap 'rm -f "$log" "$build_log"' EXIT
+if ! swift build --build-tests --sanitize=thread --scratch-path .build-tsan >"$build_log" 2>&1; then
+  grep -E "error|warning: " "$build_log" | grep -v "^\[" | tail -40 >&2 || true
+  echo "error: the ThreadSanitizer build failed (above)" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+grep -E "warning: |Build complete" "$build_log" | grep -v "^\[" || true
 status=0
 swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$filter" 2>&1 | tee "$log" || status=$?
 races=$(grep -c "WARNING: ThreadSanitizer" "$log" || true)

@@ -19,9 +19,11 @@ final class CallbackTable<Callback>: @unchecked Sendable {
     }
 
     private let boxes: UnsafeMutablePointer<Unmanaged<Box>>
-    private let starts: UnsafeMutablePointer<Int>
+    /// Where each list starts, as the address of its first box (`starts[id + 1]` is where it
+    /// ends): a call reads `starts[id]` and then the box, with no separate base to load.
+    private let starts: UnsafeMutablePointer<UnsafeMutablePointer<Unmanaged<Box>>>
     private let count: Int
-    /// The lists, read through two plain pointers: valid while the table lives (the compiled
+    /// The lists, read through one plain pointer: valid while the table lives (the compiled
     /// chart keeps it), and reading them retains nothing, not even the table.
     let lists: Lists
     /// The number of lists (ids).
@@ -35,14 +37,14 @@ final class CallbackTable<Callback>: @unchecked Sendable {
         starts = .allocate(capacity: lists.count + 1)
         var next = 0
         for (id, list) in lists.enumerated() {
-            starts[id] = next
+            starts[id] = boxes + next
             for callback in list {
                 (boxes + next).initialize(to: Unmanaged.passRetained(Box(callback)))
                 next += 1
             }
         }
-        starts[lists.count] = next
-        self.lists = Lists(boxes: boxes, starts: starts)
+        starts[lists.count] = boxes + next
+        self.lists = Lists(starts: starts)
     }
 
     /// A table with one callback per id.
@@ -57,19 +59,19 @@ final class CallbackTable<Callback>: @unchecked Sendable {
         starts.deallocate()
     }
 
-    /// The table's lists, seen through its buffers (see ``lists``).
+    /// The table's lists, seen through its buffers (see ``lists``). A machine's runtime keeps a
+    /// copy (one word), so a callback finds its list in two loads from the runtime.
     struct Lists {
-        let boxes: UnsafeMutablePointer<Unmanaged<Box>>
-        let starts: UnsafeMutablePointer<Int>
+        let starts: UnsafeMutablePointer<UnsafeMutablePointer<Unmanaged<Box>>>
 
         /// Calls `body` with each callback of list `id`, in order, borrowed (nothing retained).
         @inline(__always)
         func forEach(_ id: Int, _ body: (Callback) -> Void) {
-            var i = starts[id]
+            var box = starts[id]
             let end = starts[id + 1]
-            while i < end {
-                boxes[i]._withUnsafeGuaranteedRef { body($0.callback) }
-                i += 1
+            while box < end {
+                box.pointee._withUnsafeGuaranteedRef { body($0.callback) }
+                box += 1
             }
         }
 
@@ -77,7 +79,7 @@ final class CallbackTable<Callback>: @unchecked Sendable {
         /// borrowed (nothing retained).
         @inline(__always)
         func withFirst<R>(_ id: Int, _ body: (Callback) -> R) -> R {
-            boxes[starts[id]]._withUnsafeGuaranteedRef { body($0.callback) }
+            starts[id].pointee._withUnsafeGuaranteedRef { body($0.callback) }
         }
     }
 }

@@ -1,3 +1,5 @@
+import CStateCore
+
 /// A typed statechart confined to one thread (or task) at a time: the compiler keeps it there,
 /// so a send takes no lock and no atomic instruction, whatever other threads the program runs.
 ///
@@ -27,9 +29,13 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
     /// The machine it drives. Not exposed: a `StateMachine` is `Sendable`, and would let other
     /// threads send to this one.
     let base: StateMachine<State, Event>
-    // The two the send path reads, held directly: reached through `base`, the compiler
-    // retained the machine around each send (a slow retain: the machine has weak references).
+    // What the send path reads, held directly: reached through `base`, the compiler retained
+    // the machine around each send (a slow retain: the machine has weak references); reached
+    // through the machine, each send waited for two more dependent loads (machine -> runtime
+    // -> core). The runtime's core machine never changes after its init.
     @usableFromInline let machine: Machine
+    @usableFromInline let runtime: MachineRuntime
+    @usableFromInline let core: OpaquePointer
     @usableFromInline let eventKeys: ByteKeyTable
 
     /// The chart this machine runs.
@@ -45,8 +51,10 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
                 clock: any MachineClock = SystemClock.shared) {
         base = StateMachine(chart, options: options, clock: clock)
         machine = base.machine
+        runtime = machine.runtime
+        core = machine.runtime.core
         eventKeys = chart.eventKeys
-        machine.runtime.confinedToOneThread = true
+        runtime.confinedToOneThread = true
     }
 
     /// Builds a chart with the DSL and a machine for it, in one step.
@@ -81,9 +89,16 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
     ///   allocation, no string work, no lock and no atomic instruction.
     @inlinable @inline(__always) @discardableResult
     public func send(_ event: Event) throws -> SendOutcome {
+        // While the machine is confined and nothing but the core has work to do
+        // (`confinedSendsDirectly`): the byte table, one flag, `sc_machine_dispatch` and one
+        // test of its status; nothing held, no thread id, no atomic instruction.
         let id = eventKeys.id(for: event)
-        if id != .max { return try machine.sendConfined(coreEventID: id) }
-        return try sendGeneral(event)
+        guard id != .max else { return try sendGeneral(event) }
+        let coreEvent = sc_event(id: id, flags: 0, data: 0)
+        guard runtime.confinedSendsDirectly else { return try machine.sendConfinedHoldingGate(coreEvent) }
+        let status = sc_machine_dispatch(core, coreEvent)
+        if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
+        return try machine.finishConfinedSend(status)
     }
 
     /// The send path for events the byte table does not cover (payloads, names the chart does

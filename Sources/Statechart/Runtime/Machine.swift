@@ -298,7 +298,7 @@ public final class Machine: @unchecked Sendable {
     }
 
     /// The allocation-free send path of typed machines: an interned event id with no payload.
-    /// (Not inlined into callers, unlike ``sendConfined(coreEventID:)``: the lock's two paths,
+    /// (Not inlined into callers, unlike a ``LocalStateMachine``'s send: the lock's two paths,
     /// single- and multi-threaded, make it too large; the compiler then kept `process` out of
     /// line, which cost more than the call.)
     @inlinable @inline(__always)
@@ -307,20 +307,8 @@ public final class Machine: @unchecked Sendable {
         return try gate.withLock(ifReentered: { queueFromCallback(event) }) { try process(event) }
     }
 
-    /// The send of a ``LocalStateMachine``, inlined into the caller's code: while the machine
-    /// is confined and nothing but the core has work to do (`confinedSendsDirectly`), one flag
-    /// test, `sc_machine_dispatch` and one test of its status; nothing held, no thread id, no
-    /// atomic instruction. Otherwise ``sendConfinedHoldingGate(_:)``.
-    @inlinable @inline(__always)
-    func sendConfined(coreEventID id: UInt32) throws -> SendOutcome {
-        let event = sc_event(id: id, flags: 0, data: 0)
-        guard runtime.confinedSendsDirectly else { return try sendConfinedHoldingGate(event) }
-        let status = sc_machine_dispatch(runtime.core, event)
-        if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
-        return try finishConfinedSend(status)
-    }
-
-    /// A confined send that holds the gate with plain stores (see
+    /// A ``LocalStateMachine``'s send when it cannot go straight to the core (see
+    /// `LocalStateMachine.send`): holding the gate with plain stores (see
     /// `ReentrantGate.withConfinedHold`), or the real lock once the machine was handed out.
     @usableFromInline
     func sendConfinedHoldingGate(_ event: sc_event) throws -> SendOutcome {

@@ -14,14 +14,14 @@ extension MachineRuntime {
     func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
         withCallbackFrame {
             let context = context(event)
-            return chart.guardTable.lists.withFirst(id) { $0(context) }
+            return guardLists.withFirst(id) { $0(context) }
         }
     }
 
     func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
         withCallbackFrame {
             let context = context(event)
-            chart.actionTable.lists.forEach(id) { $0(context) }
+            actionLists.forEach(id) { $0(context) }
         }
     }
 

@@ -23,6 +23,13 @@ final class MachineRuntime {
     // flags (each a byte, packed with no padding between them); what a machine needs only once
     // someone asks for it lives in `extras`, allocated then.
     let chart: CompiledChart
+    /// The chart's guard and action lists (`chart.guardTable.lists`, `chart.actionTable.lists`),
+    /// one word each, kept here because every guard and action the core calls back reads them:
+    /// from the runtime a callback reaches its closure in four dependent loads (lists, start,
+    /// box, closure) instead of seven through the chart and its tables, a chain the out-of-order
+    /// core cannot overlap (the guarded benchmark's time went mostly to it, in `runAction`).
+    let guardLists: CallbackTable<Guard>.Lists
+    let actionLists: CallbackTable<Action>.Lists
     /// The core machine: the start of the block this runtime allocates (see `init`), which
     /// also holds the gate's lock.
     @usableFromInline @exclusivity(unchecked) private(set) var core: OpaquePointer!
@@ -376,6 +383,8 @@ final class MachineRuntime {
 
     init(chart: CompiledChart, options: MachineOptions) {
         self.chart = chart
+        self.guardLists = chart.guardTable.lists
+        self.actionLists = chart.actionTable.lists
         self.maximumStepsValue = UInt32(options.maximumStepsPerMacrostep)
         self.runsFullAlgorithm = options.runsFullAlgorithm
         self.maximumQueuedEventsValue = UInt32(min(max(options.maximumQueuedEventsPerSend, 0), Int(UInt32.max)))

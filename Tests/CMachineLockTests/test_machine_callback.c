@@ -1,0 +1,174 @@
+/*
+ * test_machine_callback.c - tests of Sources/CMachineLock/include/machine_callback.h, the
+ * thread-local callback frame an ActionContext is checked against: a serial is live only in
+ * its own frame, on its own thread, and no serial is ever issued twice in the process.
+ * Output: "ok - name" or "FAIL - name: details" per test, then "N passed, M failed".
+ */
+#define _GNU_SOURCE
+#include "machine_callback.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int passed, failed;
+static char details[256];
+
+#define CHECK(cond, ...)                                                  \
+    do {                                                                  \
+        if (!(cond)) {                                                    \
+            snprintf(details, sizeof details, __VA_ARGS__);               \
+            return false;                                                 \
+        }                                                                 \
+    } while (0)
+
+static void run(const char *name, bool (*test)(void)) {
+    details[0] = 0;
+    if (test()) {
+        passed++;
+        printf("ok - %s\n", name);
+    } else {
+        failed++;
+        printf("FAIL - %s: %s\n", name, details);
+    }
+}
+
+/* Two "machines": only their addresses matter. */
+static int machine_a, machine_b;
+
+static bool no_frame_outside_callbacks(void) {
+    CHECK(machine_callback_serial() == 0, "serial %llu outside any callback",
+          (unsigned long long)machine_callback_serial());
+    CHECK(machine_callback_machine(0) == NULL, "serial 0 names a machine");
+    CHECK(machine_callback_machine(1) == NULL, "serial 1 live outside any callback");
+    return true;
+}
+
+static bool a_serial_is_live_only_inside_its_frame(void) {
+    machine_callback_frame replaced;
+    machine_callback_enter(&machine_a, &replaced);
+    uint64_t serial = machine_callback_serial();
+    CHECK(serial != 0, "serial 0 issued");
+    CHECK(machine_callback_machine(serial) == &machine_a, "live serial does not name its machine");
+    CHECK(machine_callback_machine(serial + 1) == NULL, "another serial is live");
+    machine_callback_leave(&replaced);
+    CHECK(machine_callback_machine(serial) == NULL, "serial still live after leave");
+    CHECK(machine_callback_serial() == 0, "frame not restored to none");
+    return true;
+}
+
+static bool frames_nest_and_restore(void) {
+    machine_callback_frame outer, inner;
+    machine_callback_enter(&machine_a, &outer);
+    uint64_t a = machine_callback_serial();
+    machine_callback_enter(&machine_b, &inner);           /* A's action sends to B */
+    uint64_t b = machine_callback_serial();
+    CHECK(a != b, "nested frame reused serial %llu", (unsigned long long)a);
+    CHECK(machine_callback_machine(a) == NULL, "outer serial live inside the nested frame");
+    CHECK(machine_callback_machine(b) == &machine_b, "nested serial does not name B");
+    machine_callback_leave(&inner);
+    CHECK(machine_callback_machine(a) == &machine_a, "outer serial not live again after the nested frame");
+    CHECK(machine_callback_machine(b) == NULL, "nested serial live after its frame");
+    machine_callback_leave(&outer);
+    CHECK(machine_callback_machine(a) == NULL, "outer serial live after its frame");
+    return true;
+}
+
+static bool serials_are_never_reused_on_a_thread(void) {
+    /* More than two blocks: the refill from the global counter is crossed twice. */
+    const int count = 2 * MACHINE_CALLBACK_SERIAL_BLOCK + 5;
+    uint64_t previous = 0;
+    for (int i = 0; i < count; i++) {
+        machine_callback_frame replaced;
+        machine_callback_enter(&machine_a, &replaced);
+        uint64_t serial = machine_callback_serial();
+        machine_callback_leave(&replaced);
+        CHECK(serial > previous, "serial %llu after %llu (call %d)", (unsigned long long)serial,
+              (unsigned long long)previous, i);
+        previous = serial;
+    }
+    return true;
+}
+
+/* Another thread runs a callback of the same machine; its serial must not be live here, and
+ * the serials both threads issue must not overlap. */
+enum { ISSUED_PER_THREAD = 3 * MACHINE_CALLBACK_SERIAL_BLOCK };
+static uint64_t *other_serials;
+static uint64_t other_live_serial;
+static pthread_mutex_t step_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t step_cond = PTHREAD_COND_INITIALIZER;
+static int step;
+
+static void *other_thread(void *arg) {
+    (void)arg;
+    for (int i = 0; i < ISSUED_PER_THREAD; i++) {
+        machine_callback_frame replaced;
+        machine_callback_enter(&machine_a, &replaced);
+        other_serials[i] = machine_callback_serial();
+        machine_callback_leave(&replaced);
+    }
+    machine_callback_frame replaced;
+    machine_callback_enter(&machine_a, &replaced);
+    pthread_mutex_lock(&step_mutex);
+    other_live_serial = machine_callback_serial();
+    step = 1;
+    pthread_cond_broadcast(&step_cond);
+    while (step != 2) pthread_cond_wait(&step_cond, &step_mutex);
+    pthread_mutex_unlock(&step_mutex);
+    machine_callback_leave(&replaced);
+    return NULL;
+}
+
+static int compare_serials(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static bool another_threads_serial_is_not_live_here(void) {
+    uint64_t *mine = malloc(sizeof(uint64_t) * ISSUED_PER_THREAD);
+    other_serials = malloc(sizeof(uint64_t) * ISSUED_PER_THREAD);
+    CHECK(mine && other_serials, "out of memory");
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, other_thread, NULL) == 0, "pthread_create failed");
+    for (int i = 0; i < ISSUED_PER_THREAD; i++) {
+        machine_callback_frame replaced;
+        machine_callback_enter(&machine_a, &replaced);
+        mine[i] = machine_callback_serial();
+        machine_callback_leave(&replaced);
+    }
+    pthread_mutex_lock(&step_mutex);
+    while (step != 1) pthread_cond_wait(&step_cond, &step_mutex);
+    pthread_mutex_unlock(&step_mutex);
+    machine_callback_frame replaced;
+    machine_callback_enter(&machine_a, &replaced);      /* the same machine, on this thread */
+    void *seen = machine_callback_machine(other_live_serial);
+    machine_callback_leave(&replaced);
+    pthread_mutex_lock(&step_mutex);
+    step = 2;
+    pthread_cond_broadcast(&step_cond);
+    pthread_mutex_unlock(&step_mutex);
+    pthread_join(thread, NULL);
+    CHECK(seen == NULL, "the other thread's live serial %llu passed here",
+          (unsigned long long)other_live_serial);
+    qsort(mine, ISSUED_PER_THREAD, sizeof(uint64_t), compare_serials);
+    qsort(other_serials, ISSUED_PER_THREAD, sizeof(uint64_t), compare_serials);
+    int i = 0, j = 0;
+    while (i < ISSUED_PER_THREAD && j < ISSUED_PER_THREAD) {   /* merge walk: any common serial? */
+        CHECK(mine[i] != other_serials[j], "serial %llu issued on both threads", (unsigned long long)mine[i]);
+        if (mine[i] < other_serials[j]) i++; else j++;
+    }
+    free(mine);
+    free(other_serials);
+    return true;
+}
+
+int main(void) {
+    run("no frame outside callbacks", no_frame_outside_callbacks);
+    run("a serial is live only inside its frame", a_serial_is_live_only_inside_its_frame);
+    run("frames nest and restore the outer frame", frames_nest_and_restore);
+    run("serials are never reused on a thread, across block refills", serials_are_never_reused_on_a_thread);
+    run("another thread's serial is not live here; no serial is issued on two threads",
+        another_threads_serial_is_not_live_here);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
