@@ -39,8 +39,8 @@ typedef volatile bool sc_interrupt_flag;
  *   | history_records  |  one record per history state: a bit per descendant of its parent
  *   | history_index    |  H x 2 x uint32: (history state, word offset of its record), sorted
  *   | enabled          |  A x 2 x uint32: (transition, domain) selected in this microstep
- *   | internal queue   |  ring of sc_event
- *   | external queue   |  ring of sc_event
+ *   | external queue   |  ring of sc_event, found from `enabled` (sc_block_external_slots)
+ *   | internal queue   |  ring of sc_event, until the host moves it (internal_slots)
  *   +------------------+
  *
  * W = ceil(states / 64), H = number of history states, A = the most atomic states that can be
@@ -63,8 +63,11 @@ typedef volatile bool sc_interrupt_flag;
  *   sc_history.c  history records      sc_queue.c  event rings      sc_chart.c  table checks
  */
 
+/* A ring's counters. Its slots are not kept here: the internal ring's may move into the host's
+ * storage (sc_machine.internal_slots), the external ring's never leave the block and are found
+ * from the enabled list (sc_block_external_slots): one pointer in the header instead of two,
+ * and the two rings' counters share no padding (header -16 B on 64-bit targets). */
 typedef struct sc_queue {
-    sc_event *slots;
     uint32_t capacity;
     uint32_t head;      /* index of the oldest event */
     uint32_t count;
@@ -121,6 +124,7 @@ struct sc_machine {
     uint32_t configuration_at;
     uint32_t history_index_at;
     uint32_t enabled_at;
+    sc_event *internal_slots;   /* the block's ring, or the host's (sc_machine_set_internal_queue) */
     sc_queue internal;
     sc_queue external;
 };
@@ -155,6 +159,12 @@ static inline uint64_t *sc_block_invoke_pending(const sc_machine *m) {
 /* The history records follow the bit arrays (used only when there are history states). */
 static inline uint64_t *sc_block_history_records(const sc_machine *m) {
     return sc_block_configuration(m) + (2u + (m->history_count ? 2u : 0u) + (m->has_invoke ? 1u : 0u)) * (size_t)m->words;
+}
+
+/* The external ring: right after the enabled list (A entries, rounded up to 8 bytes). */
+static inline sc_event *sc_block_external_slots(const sc_machine *m) {
+    size_t enabled_bytes = ((size_t)m->enabled_capacity * sizeof(sc_enabled) + 7u) & ~(size_t)7u;
+    return (sc_event *)(void *)((uint8_t *)sc_block_enabled(m) + enabled_bytes);
 }
 
 /* Bytes of the header; what follows it starts 8-aligned. */
@@ -307,12 +317,14 @@ static inline uint64_t sc_event_mask(const sc_chart *c, const sc_event *event) {
 
 /* ---- sc_queue.c: fixed rings inside the machine's block ---------------------------------- */
 
-bool sc_queue_push(sc_queue *q, sc_event e);
-bool sc_queue_pop(sc_queue *q, sc_event *e);
+/* Each takes the ring's counters and its slots (see sc_queue). */
+bool sc_queue_push(sc_queue *q, sc_event *slots, sc_event e);
+bool sc_queue_pop(sc_queue *q, const sc_event *slots, sc_event *e);
 /* Entry i (0: the oldest), i < count. */
-sc_event sc_queue_at(const sc_queue *q, uint32_t i);
-/* Moves the events, in order, into `storage` (capacity >= count, not overlapping the slots). */
-void sc_queue_move(sc_queue *q, sc_event *storage, uint32_t capacity);
+sc_event sc_queue_at(const sc_queue *q, const sc_event *slots, uint32_t i);
+/* Copies the events, in order, into `storage` (capacity >= count, not overlapping `slots`),
+ * which the caller then uses as the ring's slots. */
+void sc_queue_move(sc_queue *q, const sc_event *slots, sc_event *storage, uint32_t capacity);
 /* Appends to the machine's internal queue; when it is full, the host's queue_full callback may
  * grow it first (one retry). False: not queued. */
 bool sc_queue_raise(sc_machine *m, sc_event e);

@@ -88,8 +88,8 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     size += (size_t)l->history_words * sizeof(uint64_t);
     size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
     size += round_up8((size_t)l->atomic_count * sizeof(sc_enabled));
-    size += round_up8((size_t)l->internal_cap * sizeof(sc_event));
     size += round_up8((size_t)l->external_cap * sizeof(sc_event));
+    size += round_up8((size_t)l->internal_cap * sizeof(sc_event));
     if (size > UINT32_MAX) return SC_ERR_NO_MEMORY;     /* the header keeps 32-bit offsets */
     l->size = size;
     return SC_OK;
@@ -130,11 +130,11 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     p += round_up8((size_t)l.history_count * 2u * sizeof(uint32_t));
     m->enabled_at = (uint32_t)(p - (uint8_t *)memory);
     p += round_up8((size_t)l.atomic_count * sizeof(sc_enabled));
-    m->internal.slots = (sc_event *)(void *)p;
-    m->internal.capacity = l.internal_cap;
-    p += round_up8((size_t)l.internal_cap * sizeof(sc_event));
-    m->external.slots = (sc_event *)(void *)p;
+    assert((sc_event *)(void *)p == sc_block_external_slots(m));
     m->external.capacity = l.external_cap;
+    p += round_up8((size_t)l.external_cap * sizeof(sc_event));
+    m->internal_slots = (sc_event *)(void *)p;
+    m->internal.capacity = l.internal_cap;
     sc_history_index_build(m);
     sc_step_count_configuration(m);
     sc_plan_init(m);
@@ -183,16 +183,21 @@ sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
     return SC_OK;
 }
 
-static void release_queue(sc_machine *m, sc_queue *q) {
+static void release_queue(sc_machine *m, sc_queue *q, const sc_event *slots) {
     sc_event e;
-    while (sc_queue_pop(q, &e))
+    while (sc_queue_pop(q, slots, &e))
         if (m->host->release) m->host->release(m->host->context, m, &e);
+}
+
+/* Both queues, released in order: internal, then external. */
+static void release_queues(sc_machine *m) {
+    release_queue(m, &m->internal, m->internal_slots);
+    release_queue(m, &m->external, sc_block_external_slots(m));
 }
 
 void sc_machine_destroy(sc_machine *m) {
     if (!m) return;
-    release_queue(m, &m->internal);
-    release_queue(m, &m->external);
+    release_queues(m);
     if (m->owns_memory) free(m);
 }
 
@@ -349,15 +354,16 @@ sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32
     if (!m || !storage || capacity < m->internal.count || capacity == 0) return SC_ERR_BAD_ARGUMENT;
     /* The events are copied out of the old slots into the new ones: they must not overlap. */
     uintptr_t new_begin = (uintptr_t)storage, new_end = (uintptr_t)(storage + capacity);
-    uintptr_t old_begin = (uintptr_t)m->internal.slots, old_end = (uintptr_t)(m->internal.slots + m->internal.capacity);
+    uintptr_t old_begin = (uintptr_t)m->internal_slots, old_end = (uintptr_t)(m->internal_slots + m->internal.capacity);
     if (new_begin < old_end && old_begin < new_end) return SC_ERR_BAD_ARGUMENT;
-    sc_queue_move(&m->internal, storage, capacity);
+    sc_queue_move(&m->internal, m->internal_slots, storage, capacity);
+    m->internal_slots = storage;
     return SC_OK;
 }
 
 sc_status sc_machine_post(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
-    if (sc_queue_push(&m->external, event)) return m->busy ? SC_QUEUED : SC_OK;
+    if (sc_queue_push(&m->external, sc_block_external_slots(m), event)) return m->busy ? SC_QUEUED : SC_OK;
     /* SC_QUEUE_NONE: the host queues what its callbacks send itself, and hears of it here. */
     return m->external.capacity ? refuse_event(m) : SC_ERR_QUEUE_FULL;
 }
@@ -371,7 +377,7 @@ sc_status sc_machine_run(sc_machine *m) {
     while (!m->halted && m->external.count) {
         /* A chart that posts to itself in every macrostep would keep this loop going forever. */
         if (processed++ >= m->max_steps) return finish_entry(m, SC_ERR_RUNAWAY);
-        sc_queue_pop(&m->external, &event);
+        sc_queue_pop(&m->external, sc_block_external_slots(m), &event);
         enter_busy(m);
         sc_status status = process_external(m, &event);
         leave_busy(m);
@@ -379,7 +385,7 @@ sc_status sc_machine_run(sc_machine *m) {
     }
     /* A refused raise or post is reported once the queue is drained: the machine went on. */
     if (m->halted) {
-        release_queue(m, &m->external);
+        release_queue(m, &m->external, sc_block_external_slots(m));
         return finish_entry(m, SC_HALTED);
     }
     return finish_entry(m, SC_OK);
@@ -407,8 +413,7 @@ sc_status sc_machine_stop(sc_machine *m) {
     /* exitInterpreter discards the queues: an event refused meanwhile is no worse off than
      * those released here, so it is not reported. */
     m->lost_event = false;
-    release_queue(m, &m->internal);
-    release_queue(m, &m->external);
+    release_queues(m);
     return SC_OK;
 }
 
@@ -458,7 +463,7 @@ uint32_t sc_machine_internal_count(const sc_machine *m) { return m ? m->internal
 sc_event sc_machine_internal_event(const sc_machine *m, uint32_t index) {
     sc_event none = { SC_NONE, 0, 0 };
     if (!m || index >= m->internal.count) return none;
-    return sc_queue_at(&m->internal, index);
+    return sc_queue_at(&m->internal, m->internal_slots, index);
 }
 
 /* A legal configuration: every state's parent is active (or the root); the root and every
@@ -514,8 +519,7 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     const sc_chart *c = m->chart;
     memcpy(sc_block_configuration(m), sc_block_entry_set(m), (size_t)m->words * sizeof(uint64_t));
     sc_bits_clear_range(sc_block_entry_set(m), 0, c->state_count);
-    release_queue(m, &m->internal);
-    release_queue(m, &m->external);
+    release_queues(m);
     m->lost_event = false;
     if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)m->words * sizeof(uint64_t));
     if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)m->words * sizeof(uint64_t));

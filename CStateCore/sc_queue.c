@@ -5,39 +5,38 @@
  */
 #include "sc_internal.h"
 
-bool sc_queue_push(sc_queue *q, sc_event e) {
+bool sc_queue_push(sc_queue *q, sc_event *slots, sc_event e) {
     if (q->count == q->capacity) return false;
     uint32_t tail = q->head + q->count;
     if (tail >= q->capacity) tail -= q->capacity;
-    q->slots[tail] = e;
+    slots[tail] = e;
     q->count++;
     return true;
 }
 
-bool sc_queue_pop(sc_queue *q, sc_event *e) {
+bool sc_queue_pop(sc_queue *q, const sc_event *slots, sc_event *e) {
     if (q->count == 0) return false;
-    *e = q->slots[q->head];
+    *e = slots[q->head];
     if (++q->head == q->capacity) q->head = 0;
     q->count--;
     return true;
 }
 
-sc_event sc_queue_at(const sc_queue *q, uint32_t i) {
+sc_event sc_queue_at(const sc_queue *q, const sc_event *slots, uint32_t i) {
     uint32_t slot = q->head + i;
     if (slot >= q->capacity) slot -= q->capacity;
-    return q->slots[slot];
+    return slots[slot];
 }
 
-void sc_queue_move(sc_queue *q, sc_event *storage, uint32_t capacity) {
-    for (uint32_t i = 0; i < q->count; i++) storage[i] = sc_queue_at(q, i);
-    q->slots = storage;
+void sc_queue_move(sc_queue *q, const sc_event *slots, sc_event *storage, uint32_t capacity) {
+    for (uint32_t i = 0; i < q->count; i++) storage[i] = sc_queue_at(q, slots, i);
     q->capacity = capacity;
     q->head = 0;
 }
 
 bool sc_queue_raise(sc_machine *m, sc_event e) {
-    if (sc_queue_push(&m->internal, e)) return true;
+    if (sc_queue_push(&m->internal, m->internal_slots, e)) return true;
     if (!m->host->queue_full) return false;
     m->host->queue_full(m->host->context, m);
-    return sc_queue_push(&m->internal, e);
+    return sc_queue_push(&m->internal, m->internal_slots, e);
 }

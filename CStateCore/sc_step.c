@@ -579,7 +579,7 @@ static sc_status complete_macrostep(sc_machine *m) {
                 microstep(m, NULL);
             } else {
                 sc_event internal;
-                sc_queue_pop(&m->internal, &internal);
+                sc_queue_pop(&m->internal, m->internal_slots, &internal);
                 select_transitions(m, &internal);
                 if (m->enabled_count) microstep(m, &internal);
                 sc_step_release(m, &internal);
