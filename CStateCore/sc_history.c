@@ -28,7 +28,7 @@ void sc_history_index_build(sc_machine *m) {
 
 /* The record of history state h (which must be one: the index lists every history state). */
 static uint64_t *record_of(const sc_machine *m, sc_id h) {
-    uint32_t lo = 0, hi = m->history_count;
+    uint32_t lo = 0, hi = sc_history_count(m);
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         sc_id s = sc_block_history_index(m)[2 * mid];

@@ -49,7 +49,7 @@ typedef volatile bool sc_interrupt_flag;
  *
  * Counters kept alongside the bits, so a macrostep skips whole phases that have nothing to do:
  * eventless_states counts the states of {root} + configuration that have an eventless transition
- * (none: no eventless selection pass), invoke_pending_count the bits of invoke_pending,
+ * (none: no eventless selection pass), invokes_pending whether invoke_pending may have a bit,
  * atomic_active the active atomic states (1: the configuration is the path down to last_atomic).
  *
  * The files and who calls whom (no cycle):
@@ -81,16 +81,11 @@ typedef struct sc_enabled {
 struct sc_plan;
 
 struct sc_machine {
-    /* sc_machine_dispatch's fast path: the plans of the current configuration's set while nothing
-     * but a plan can be needed, else NULL (sc_plan.h: sc_plan_gate); always NULL when the plan
-     * cache is left out. One word tested once for "busy, halted, not started, events pending". */
-    struct sc_plan *fast_set;
     const sc_chart *chart;
     /* The caller's callbacks, by reference (sc_machine_init): a copy would be 88 bytes of every
      * machine on a 64-bit target, for a table most machines of a program share. */
     const sc_host *host;
     uint32_t words;             /* W */
-    uint32_t history_count;     /* H */
     uint32_t enabled_capacity;  /* A */
     uint32_t enabled_count;
     uint32_t max_steps;
@@ -111,11 +106,21 @@ struct sc_machine {
      * recorded: plans are quiet or not by their presence (sc_machine_set_host). */
     uint8_t observers : 3;
     bool has_invoke : 1;        /* a state has SC_STATE_HAS_INVOKE: invoke_pending is in the block */
+    /* Whether a bit of invoke_pending may be set: set when a state with invocations is entered,
+     * cleared when the end of a macrostep has started them all. An exit that clears the last bit
+     * leaves it set (no count to keep): the next macrostep's end scans, finds none, clears it.
+     * A byte, not a 32-bit count: the header 4 bytes smaller (96 B on 64-bit targets). */
+    bool invokes_pending;
+    /* sc_machine_dispatch's fast path: while nothing but a plan can be needed, bytes from the plan
+     * cache to the current configuration's set, else 0 (sc_plan.h: sc_plan_gate; the cache's
+     * header comes first, so no set is at 0); always 0 when the plan cache is left out. Tested
+     * once for "busy, halted, not started, events pending". 16 bits in what was padding, not a
+     * pointer: the header 8 bytes smaller (4 on 32-bit targets). */
+    uint16_t fast_set;
     /* (In this order so that a plan's narrower fields are copied in as separate stores: gcc -O2
      * merged atomic_active and last_atomic into a vector store, 3 instructions more per event.) */
     uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
     uint32_t atomic_active;     /* active atomic states */
-    uint32_t invoke_pending_count;
     sc_id last_atomic;          /* the atomic state entered last: the leaf when atomic_active == 1 */
     /* Where the arrays of the block are: bytes from the machine (0: the chart needs none), read
      * through the accessors below. Offsets, not pointers: half the bytes on 64-bit targets. The
@@ -145,20 +150,27 @@ SC_MACHINE_ARRAY_ALWAYS(sc_enabled, enabled)
 #undef SC_MACHINE_ARRAY
 #undef SC_MACHINE_ARRAY_ALWAYS
 
+/* H, the history states. Their index (2 x uint32 each: a multiple of 8 bytes, never padded) is
+ * all that lies between history_index_at and enabled_at, so the count needs no field of its own
+ * (the header 4 bytes smaller: 88 B on 32-bit targets). */
+static inline uint32_t sc_history_count(const sc_machine *m) {
+    return (m->enabled_at - m->history_index_at) / (2u * (uint32_t)sizeof(uint32_t));
+}
+
 /* The bit arrays after the configuration, W words each (NULL for those the chart has none of). */
 static inline uint64_t *sc_block_entry_set(const sc_machine *m) { return sc_block_configuration(m) + m->words; }
 static inline uint64_t *sc_block_history_default(const sc_machine *m) {
-    return m->history_count ? sc_block_configuration(m) + 2u * (size_t)m->words : NULL;
+    return sc_history_count(m) ? sc_block_configuration(m) + 2u * (size_t)m->words : NULL;
 }
 static inline uint64_t *sc_block_history_recorded(const sc_machine *m) {
-    return m->history_count ? sc_block_configuration(m) + 3u * (size_t)m->words : NULL;
+    return sc_history_count(m) ? sc_block_configuration(m) + 3u * (size_t)m->words : NULL;
 }
 static inline uint64_t *sc_block_invoke_pending(const sc_machine *m) {
-    return m->has_invoke ? sc_block_configuration(m) + (m->history_count ? 4u : 2u) * (size_t)m->words : NULL;
+    return m->has_invoke ? sc_block_configuration(m) + (sc_history_count(m) ? 4u : 2u) * (size_t)m->words : NULL;
 }
 /* The history records follow the bit arrays (used only when there are history states). */
 static inline uint64_t *sc_block_history_records(const sc_machine *m) {
-    return sc_block_configuration(m) + (2u + (m->history_count ? 2u : 0u) + (m->has_invoke ? 1u : 0u)) * (size_t)m->words;
+    return sc_block_configuration(m) + (2u + (sc_history_count(m) ? 2u : 0u) + (m->has_invoke ? 1u : 0u)) * (size_t)m->words;
 }
 
 /* The external ring: right after the enabled list (A entries, rounded up to 8 bytes). */

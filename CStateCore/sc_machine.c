@@ -114,7 +114,6 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     m->host = host;
     m->observers = observers_of(host);
     m->words = l.words;
-    m->history_count = l.history_count;
     m->enabled_capacity = l.atomic_count;
     m->max_steps = l.max_steps;
     m->no_plans = (l.flags & SC_MACHINE_NO_PLANS) != 0;
@@ -124,11 +123,14 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     m->configuration_at = (uint32_t)(p - (uint8_t *)memory);
     m->has_invoke = l.invoke_words != 0;
     p += ((size_t)l.words * 2u + l.history_bit_words * 2u + l.invoke_words) * sizeof(uint64_t);
-    assert((uint64_t *)(void *)p == sc_block_history_records(m));
+    uint8_t *history_records = p;
     p += (size_t)l.history_words * sizeof(uint64_t);
     m->history_index_at = (uint32_t)(p - (uint8_t *)memory);
-    p += round_up8((size_t)l.history_count * 2u * sizeof(uint32_t));
+    p += (size_t)l.history_count * 2u * sizeof(uint32_t);      /* a multiple of 8: sc_history_count */
     m->enabled_at = (uint32_t)(p - (uint8_t *)memory);
+    assert(sc_history_count(m) == l.history_count);
+    assert((uint64_t *)(void *)history_records == sc_block_history_records(m));
+    (void)history_records;
     p += round_up8((size_t)l.atomic_count * sizeof(sc_enabled));
     assert((sc_event *)(void *)p == sc_block_external_slots(m));
     m->external.capacity = l.external_cap;
@@ -294,12 +296,12 @@ static sc_status dispatch_planned(sc_machine *m, sc_plan *plan, sc_event event) 
 /* A plan found on the fast path: a plan that completes the macrostep by itself (a MASKS step
  * without callbacks, or nothing enabled, with no eventless transition after it) is the whole
  * dispatch, and a MASKS step stores where the next configuration's plans are. */
-static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan_cache *cache, sc_plan *plan, sc_event event) {
+static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan *plan, sc_event event) {
     if (plan->fast == SC_PLAN_FAST_MASKS) {
         SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
         SC_PLAN_COUNT(fast_masks);
         sc_plan_apply_masks(m, plan, plan);
-        m->fast_set = sc_plan_set_at(cache, plan->u.masks.next_set);
+        m->fast_set = plan->u.masks.next_set;
         return SC_OK;
     }
     if (plan->fast == SC_PLAN_FAST_UNHANDLED) {
@@ -317,7 +319,7 @@ __attribute__((noinline))
 static sc_status dispatch_words(sc_machine *m, sc_plan *set, sc_event event) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     sc_plan *plan = sc_plan_find_words(m, cache, set, event.id);
-    return plan ? dispatch_fast(m, cache, plan, event) : dispatch_event(m, event);
+    return plan ? dispatch_fast(m, plan, event) : dispatch_event(m, event);
 }
 #endif
 
@@ -326,16 +328,17 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
 #if SC_CONFIG_NO_PLAN_CACHE
     return dispatch_event(m, event);
 #else
-    /* The fast path: fast_set is not NULL only when nothing but a plan can be needed (a started
+    /* The fast path: fast_set is not 0 only when nothing but a plan can be needed (a started
      * machine, idle, not halted, nothing pending, no release callback; sc_plan_gate), and then
-     * holds the current configuration's plans: its ways are searched for the event. Every other
+     * locates the current configuration's plans: their ways are searched for the event. Every other
      * case leaves by a tail call, so this path saves no register. */
-    sc_plan *set = m->fast_set;
-    if (!set) return dispatch_event(m, event);
+    uint32_t set_at = m->fast_set;
+    if (!set_at) return dispatch_event(m, event);
     sc_plan_cache *cache = sc_plan_cache_of(m);
+    sc_plan *set = sc_plan_set_at(cache, set_at);
     if (cache->key_words) return dispatch_words(m, set, event);
     for (uint32_t w = 0; w < SC_PLAN_WAYS; w++)
-        if (set[w].event == event.id && set[w].key == cache->key) return dispatch_fast(m, cache, &set[w], event);
+        if (set[w].event == event.id && set[w].key == cache->key) return dispatch_fast(m, &set[w], event);
     return dispatch_event(m, event);
 #endif
 }
@@ -523,7 +526,7 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     m->lost_event = false;
     if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)m->words * sizeof(uint64_t));
     if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)m->words * sizeof(uint64_t));
-    m->invoke_pending_count = 0;
+    m->invokes_pending = false;
     sc_step_count_configuration(m);
     m->started = true;
     m->halted = halted;

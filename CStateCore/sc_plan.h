@@ -226,18 +226,18 @@ static inline void sc_plan_track(sc_machine *m) {
     cache->set = (uint16_t)sc_plan_set_of(cache, key);
 }
 
-/* Opens sc_machine_dispatch's fast path (m->fast_set: the current key's set) when nothing but a
+/* Opens sc_machine_dispatch's fast path (m->fast_set: where the current key's set is) when nothing but a
  * plan can be needed: a started machine, not halted, outside every callback, no release callback,
  * no internal event or invocation pending, a key. Called whenever the machine goes idle; anything
  * that breaks one of these conditions closes it (sc_plan_close). */
 static inline void sc_plan_gate(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     bool open = !m->busy && m->started && !m->halted && !m->host->release && !m->internal.count &&
-                !m->invoke_pending_count && cache->key;
-    m->fast_set = open ? sc_plan_set_at(cache, cache->set) : NULL;
+                !m->invokes_pending && cache->key;
+    m->fast_set = open ? cache->set : 0;
 }
 
-static inline void sc_plan_close(sc_machine *m) { m->fast_set = NULL; }
+static inline void sc_plan_close(sc_machine *m) { m->fast_set = 0; }
 
 /* Drops every plan (the observers changed, so which microsteps are quiet changed). */
 static inline void sc_plan_forget(sc_machine *m) {
@@ -282,7 +282,7 @@ static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc
  * comes first, inline: most replayed macrosteps end with their microstep. */
 static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {
     sc_status status = handled ? SC_OK : SC_UNHANDLED;
-    if (m->failure != SC_OK || m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
+    if (m->failure != SC_OK || m->halted || m->eventless_states || m->internal.count || m->invokes_pending)
         status = sc_step_complete(m, handled);
     sc_plan_track(m);
     return status;

@@ -296,8 +296,7 @@ void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
     if (st->flags & SC_STATE_HAS_INVOKE) {
         invoked = !sc_bit_test(sc_block_invoke_pending(m), s);
         if (!invoked) {
-            sc_bit_clear(sc_block_invoke_pending(m), s);
-            m->invoke_pending_count--;
+            sc_bit_clear(sc_block_invoke_pending(m), s);     /* invokes_pending stays: see sc_internal.h */
         }
     }
     if (st->on_exit != SC_NONE) m->host->action(m->host->context, m, st->on_exit, event);
@@ -308,7 +307,7 @@ void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
 
 static void exit_states(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
-    if (m->history_count) record_histories(m);
+    if (sc_history_count(m)) record_histories(m);
     for (uint32_t k = m->enabled_count; k-- > 0;) {
         sc_id d = sc_block_enabled(m)[k].domain;
         if (d == SC_NONE) continue;
@@ -427,7 +426,7 @@ void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event
     configuration_add(m, s);
     if (st->flags & SC_STATE_HAS_INVOKE) {
         sc_bit_set(sc_block_invoke_pending(m), s);
-        m->invoke_pending_count++;
+        m->invokes_pending = true;
     }
     if (m->host->entered) m->host->entered(m->host->context, m, s);
     if (st->on_entry != SC_NONE) m->host->action(m->host->context, m, st->on_entry, event);
@@ -463,7 +462,7 @@ static void enter_states(sc_machine *m, const sc_event *event) {
         sc_bit_clear(sc_block_entry_set(m), s);
         sc_step_enter_state(m, s, complete_entry_set(m, s), event);
     }
-    if (m->history_count) clear_history_defaults(m, lo, hi);
+    if (sc_history_count(m)) clear_history_defaults(m, lo, hi);
 }
 
 /* ---- target sets that history makes illegal ------------------------------------------------
@@ -556,7 +555,7 @@ void sc_step_exit_interpreter(sc_machine *m) {
             m->host->invoke(m->host->context, m, s, false);
     }
     if (sc_block_invoke_pending(m)) sc_bits_clear_range(sc_block_invoke_pending(m), 0, c->state_count);
-    m->invoke_pending_count = 0;
+    m->invokes_pending = false;
 }
 
 /* ---- mainEventLoop, inner part: complete the macrostep ---------------------------------
@@ -591,12 +590,12 @@ static sc_status complete_macrostep(sc_machine *m) {
             sc_step_exit_interpreter(m);
             return SC_OK;
         }
-        for (sc_id s = m->invoke_pending_count ? sc_bit_next(sc_block_invoke_pending(m), 0, c->state_count) : c->state_count;
+        for (sc_id s = m->invokes_pending ? sc_bit_next(sc_block_invoke_pending(m), 0, c->state_count) : c->state_count;
              s < c->state_count; s = sc_bit_next(sc_block_invoke_pending(m), s + 1, c->state_count)) {
             sc_bit_clear(sc_block_invoke_pending(m), s);
-            m->invoke_pending_count--;
             if (m->host->invoke) m->host->invoke(m->host->context, m, s, true);
         }
+        m->invokes_pending = false;
         if (m->internal.count == 0) return SC_OK;
     }
 }
@@ -639,7 +638,7 @@ bool sc_step_take_selected(sc_machine *m, const sc_event *event) {
 sc_status sc_step_complete(sc_machine *m, bool handled) {
     sc_status status = SC_OK;
     if (m->failure != SC_OK && !m->halted) status = take_failure(m);
-    else if (m->halted || m->eventless_states || m->internal.count || m->invoke_pending_count)
+    else if (m->halted || m->eventless_states || m->internal.count || m->invokes_pending)
         status = complete_macrostep(m);
     if (status < 0) return status;
     return handled ? SC_OK : SC_UNHANDLED;
