@@ -296,12 +296,12 @@ static sc_status dispatch_planned(sc_machine *m, sc_plan *plan, sc_event event) 
 /* A plan found on the fast path: a plan that completes the macrostep by itself (a MASKS step
  * without callbacks, or nothing enabled, with no eventless transition after it) is the whole
  * dispatch, and a MASKS step stores where the next configuration's plans are. */
-static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan *plan, sc_event event) {
+static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan_cache *cache, sc_plan *plan, sc_event event) {
     if (plan->fast == SC_PLAN_FAST_MASKS) {
         SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
         SC_PLAN_COUNT(fast_masks);
         sc_plan_apply_masks(m, plan, plan);
-        m->fast_set = plan->u.masks.next_set;
+        m->fast_set = sc_plan_set_at(cache, plan->u.masks.next_set);
         return SC_OK;
     }
     if (plan->fast == SC_PLAN_FAST_UNHANDLED) {
@@ -319,7 +319,7 @@ __attribute__((noinline))
 static sc_status dispatch_words(sc_machine *m, sc_plan *set, sc_event event) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     sc_plan *plan = sc_plan_find_words(m, cache, set, event.id);
-    return plan ? dispatch_fast(m, plan, event) : dispatch_event(m, event);
+    return plan ? dispatch_fast(m, cache, plan, event) : dispatch_event(m, event);
 }
 #endif
 
@@ -328,17 +328,16 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
 #if SC_CONFIG_NO_PLAN_CACHE
     return dispatch_event(m, event);
 #else
-    /* The fast path: fast_set is not 0 only when nothing but a plan can be needed (a started
+    /* The fast path: fast_set is not NULL only when nothing but a plan can be needed (a started
      * machine, idle, not halted, nothing pending, no release callback; sc_plan_gate), and then
-     * locates the current configuration's plans: their ways are searched for the event. Every other
+     * holds the current configuration's plans: its ways are searched for the event. Every other
      * case leaves by a tail call, so this path saves no register. */
-    uint32_t set_at = m->fast_set;
-    if (!set_at) return dispatch_event(m, event);
+    sc_plan *set = m->fast_set;
+    if (!set) return dispatch_event(m, event);
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    sc_plan *set = sc_plan_set_at(cache, set_at);
     if (cache->key_words) return dispatch_words(m, set, event);
     for (uint32_t w = 0; w < SC_PLAN_WAYS; w++)
-        if (set[w].event == event.id && set[w].key == cache->key) return dispatch_fast(m, &set[w], event);
+        if (set[w].event == event.id && set[w].key == cache->key) return dispatch_fast(m, cache, &set[w], event);
     return dispatch_event(m, event);
 #endif
 }

@@ -226,7 +226,7 @@ static inline void sc_plan_track(sc_machine *m) {
     cache->set = (uint16_t)sc_plan_set_of(cache, key);
 }
 
-/* Opens sc_machine_dispatch's fast path (m->fast_set: where the current key's set is) when nothing but a
+/* Opens sc_machine_dispatch's fast path (m->fast_set: the current key's set) when nothing but a
  * plan can be needed: a started machine, not halted, outside every callback, no release callback,
  * no internal event or invocation pending, a key. Called whenever the machine goes idle; anything
  * that breaks one of these conditions closes it (sc_plan_close). */
@@ -234,10 +234,10 @@ static inline void sc_plan_gate(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     bool open = !m->busy && m->started && !m->halted && !m->host->release && !m->internal.count &&
                 !m->invokes_pending && cache->key;
-    m->fast_set = open ? cache->set : 0;
+    m->fast_set = open ? sc_plan_set_at(cache, cache->set) : NULL;
 }
 
-static inline void sc_plan_close(sc_machine *m) { m->fast_set = 0; }
+static inline void sc_plan_close(sc_machine *m) { m->fast_set = NULL; }
 
 /* Drops every plan (the observers changed, so which microsteps are quiet changed). */
 static inline void sc_plan_forget(sc_machine *m) {
