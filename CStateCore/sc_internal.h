@@ -95,6 +95,10 @@ struct sc_machine {
     sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
     bool busy;                  /* inside start/dispatch/run/stop: callbacks are running (a byte of
                                    its own: written twice per event, a bit-field costs more) */
+    /* A raise or post from a callback (busy) that the queue refused: the entry point running the
+     * macrostep goes on and returns SC_ERR_QUEUE_FULL when it is over (finish_entry, sc_machine.c),
+     * so no event is lost unreported. A byte of its own, in what was padding. */
+    bool lost_event;
     /* One byte of flags (bit-fields: the header is part of every machine). */
     bool started : 1;
     bool halted : 1;

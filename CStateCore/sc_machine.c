@@ -210,6 +210,26 @@ static void leave_busy(sc_machine *m) {
     sc_plan_gate(m);
 }
 
+/* The status an entry point that ran callbacks returns: an event a callback raised or posted
+ * that the queue refused (lost_event, set by sc_machine_raise or sc_machine_post) turns a status
+ * that is not an error already into SC_ERR_QUEUE_FULL, as the Swift runtime's pendingError does;
+ * the mark is cleared either way. The macrostep itself went on (the events that fit were
+ * processed in order). */
+static sc_status finish_entry(sc_machine *m, sc_status status) {
+    if (m->lost_event) {
+        m->lost_event = false;
+        if (status >= 0) status = SC_ERR_QUEUE_FULL;
+    }
+    return status;
+}
+
+/* A raise or post refused while callbacks run: no caller of the entry point would learn of it
+ * (generated content ignores the status), so the machine keeps the mark for finish_entry. */
+static sc_status refuse_event(sc_machine *m) {
+    if (m->busy) m->lost_event = true;
+    return SC_ERR_QUEUE_FULL;
+}
+
 sc_status sc_machine_start(sc_machine *m) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
     if (m->busy) return SC_ERR_BUSY;
@@ -219,7 +239,7 @@ sc_status sc_machine_start(sc_machine *m) {
     sc_status status = sc_step_enter_initial(m);
     sc_plan_track(m);
     leave_busy(m);
-    return status;
+    return finish_entry(m, status);
 }
 
 /* One external event's macrostep (busy is set): its microstep, from a plan when the cache holds
@@ -244,7 +264,7 @@ static sc_status dispatch_event(sc_machine *m, sc_event event) {
     enter_busy(m);
     sc_status status = process_external(m, &event);
     leave_busy(m);
-    return status;
+    return finish_entry(m, status);
 }
 
 #if !SC_CONFIG_NO_PLAN_CACHE
@@ -261,7 +281,7 @@ static sc_status dispatch_planned(sc_machine *m, sc_plan *plan, sc_event event) 
     sc_step_release(m, &event);
     sc_status status = sc_plan_complete(m, handled);
     leave_busy(m);
-    return status;
+    return finish_entry(m, status);
 }
 #endif
 
@@ -322,7 +342,7 @@ void sc_machine_interrupt(sc_machine *m, bool interrupt) {
 sc_status sc_machine_raise(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
     sc_plan_close(m);       /* an event pending: the next dispatch runs the algorithm */
-    return sc_queue_raise(m, event) ? SC_OK : SC_ERR_QUEUE_FULL;
+    return sc_queue_raise(m, event) ? SC_OK : refuse_event(m);
 }
 
 sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32_t capacity) {
@@ -337,8 +357,9 @@ sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32
 
 sc_status sc_machine_post(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
-    if (!sc_queue_push(&m->external, event)) return SC_ERR_QUEUE_FULL;
-    return m->busy ? SC_QUEUED : SC_OK;
+    if (sc_queue_push(&m->external, event)) return m->busy ? SC_QUEUED : SC_OK;
+    /* SC_QUEUE_NONE: the host queues what its callbacks send itself, and hears of it here. */
+    return m->external.capacity ? refuse_event(m) : SC_ERR_QUEUE_FULL;
 }
 
 sc_status sc_machine_run(sc_machine *m) {
@@ -349,18 +370,19 @@ sc_status sc_machine_run(sc_machine *m) {
     uint32_t processed = 0;
     while (!m->halted && m->external.count) {
         /* A chart that posts to itself in every macrostep would keep this loop going forever. */
-        if (processed++ >= m->max_steps) return SC_ERR_RUNAWAY;
+        if (processed++ >= m->max_steps) return finish_entry(m, SC_ERR_RUNAWAY);
         sc_queue_pop(&m->external, &event);
         enter_busy(m);
         sc_status status = process_external(m, &event);
         leave_busy(m);
-        if (status < 0) return status;
+        if (status < 0) return finish_entry(m, status);
     }
+    /* A refused raise or post is reported once the queue is drained: the machine went on. */
     if (m->halted) {
         release_queue(m, &m->external);
-        return SC_HALTED;
+        return finish_entry(m, SC_HALTED);
     }
-    return SC_OK;
+    return finish_entry(m, SC_OK);
 }
 
 bool sc_machine_can_handle(sc_machine *m, sc_event event, bool evaluate_guards) {
@@ -382,6 +404,9 @@ sc_status sc_machine_stop(sc_machine *m) {
     enter_busy(m);
     sc_step_exit_interpreter(m);
     leave_busy(m);
+    /* exitInterpreter discards the queues: an event refused meanwhile is no worse off than
+     * those released here, so it is not reported. */
+    m->lost_event = false;
     release_queue(m, &m->internal);
     release_queue(m, &m->external);
     return SC_OK;
@@ -491,6 +516,7 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     sc_bits_clear_range(sc_block_entry_set(m), 0, c->state_count);
     release_queue(m, &m->internal);
     release_queue(m, &m->external);
+    m->lost_event = false;
     if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)m->words * sizeof(uint64_t));
     if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)m->words * sizeof(uint64_t));
     m->invoke_pending_count = 0;

@@ -298,8 +298,9 @@ typedef struct sc_host {
     /**
      * Optional: the internal queue is full and an event is about to be refused. The host may
      * call sc_machine_set_internal_queue() with larger storage; the core then retries once.
-     * Without it (or if the queue stays full) sc_machine_raise() returns SC_ERR_QUEUE_FULL, and a
-     * done event the core raises ends the macrostep with SC_ERR_QUEUE_FULL.
+     * Without it (or if the queue stays full) sc_machine_raise() returns SC_ERR_QUEUE_FULL (from
+     * a callback, the entry point running the macrostep then returns it too), and a done event
+     * the core raises ends the macrostep with SC_ERR_QUEUE_FULL.
      */
     void (*queue_full)(void *context, sc_machine *machine);
 } sc_host;
@@ -413,6 +414,8 @@ sc_status sc_machine_set_host(sc_machine *machine, const sc_host *host);
 /**
  * Enters the initial configuration (the root's initial transition) and completes that
  * macrostep: eventless transitions and raised events run until the machine is stable.
+ * Returns SC_OK or an error; SC_ERR_QUEUE_FULL also when a callback's raise or post was
+ * refused (see sc_machine_raise), the macrostep complete all the same.
  */
 sc_status sc_machine_start(sc_machine *machine);
 
@@ -422,7 +425,12 @@ sc_status sc_machine_start(sc_machine *machine);
  * Called from inside a callback, the event is appended to the external queue instead
  * (SC_QUEUED); it stays there until the host calls sc_machine_run() (the outer
  * sc_machine_dispatch() does not drain the external queue).
- * Returns SC_OK, SC_UNHANDLED, SC_QUEUED, SC_HALTED or an error.
+ * Returns SC_OK, SC_UNHANDLED, SC_QUEUED, SC_HALTED or an error. SC_ERR_QUEUE_FULL: a
+ * callback's raise, post or dispatch was refused by a full queue (see sc_machine_raise); the
+ * macrostep was completed all the same, and the machine goes on:
+ *
+ *     sc_status s = sc_machine_dispatch(m, (sc_event){ .id = EV_BUTTON });
+ *     if (s == SC_ERR_QUEUE_FULL) log_lost_event();   // size the queues up (sc_options)
  */
 sc_status sc_machine_dispatch(sc_machine *machine, sc_event event);
 
@@ -440,6 +448,13 @@ void sc_machine_interrupt(sc_machine *machine, bool interrupt);
  * Appends `event` to the internal queue (SCXML <raise>). When the queue is full, the host's
  * queue_full callback may grow it; if it stays full, SC_ERR_QUEUE_FULL (the event is not queued
  * and stays the caller's).
+ *
+ * From a callback (the machine busy) a refused event is also never lost unreported, even when
+ * the callback ignores this status (generated content does): the macrostep goes on with the
+ * events that fit, in order, and the entry point running it (sc_machine_start,
+ * sc_machine_dispatch or sc_machine_run) returns SC_ERR_QUEUE_FULL once it is over, unless it
+ * returns another error (sc_machine_stop, whose exit discards the queues anyway, does not).
+ * The Swift runtime's `raise` behaves the same (MachineError.queueFull).
  */
 sc_status sc_machine_raise(sc_machine *machine, sc_event event);
 
@@ -464,7 +479,11 @@ sc_status sc_machine_raise(sc_machine *machine, sc_event event);
  */
 sc_status sc_machine_set_internal_queue(sc_machine *machine, sc_event *storage, uint32_t capacity);
 
-/** Appends `event` to the external queue (SCXML <send> to self). SC_ERR_QUEUE_FULL when full. */
+/**
+ * Appends `event` to the external queue (SCXML <send> to self). SC_ERR_QUEUE_FULL when full;
+ * from a callback, the entry point running the macrostep then returns it too, as for
+ * sc_machine_raise (not with SC_QUEUE_NONE, whose host queues its callbacks' events itself).
+ */
 sc_status sc_machine_post(sc_machine *machine, sc_event event);
 
 /**
@@ -472,6 +491,8 @@ sc_status sc_machine_post(sc_machine *machine, sc_event event);
  * machine halts. Returns the first error met, else SC_OK (or SC_HALTED once halted). At most
  * max_steps events per call: a chart that posts an event to itself in every macrostep would
  * never empty the queue, so past that the call returns SC_ERR_RUNAWAY, the rest still queued.
+ * A callback's raise or post refused by a full queue does not stop the loop: the call returns
+ * SC_ERR_QUEUE_FULL once the queue is empty (see sc_machine_raise).
  */
 sc_status sc_machine_run(sc_machine *machine);
 

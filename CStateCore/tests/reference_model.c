@@ -99,7 +99,8 @@ static void enqueue_done(ref_machine *r, sc_id event) {
 static void execute_content(ref_machine *r, sc_id action) {
     if (action == SC_NONE) return;
     trace_add(r, r->b->action_name[action]);
-    if (r->raise_on_action && r->raise_on_action[action] != SC_NONE) enqueue(r, r->raise_on_action[action]);
+    if (r->raise_on_action && r->raise_on_action[action] != SC_NONE && !enqueue(r, r->raise_on_action[action]))
+        r->lost_event = true;
 }
 
 /* ---- transitions -------------------------------------------------------------------------- */
@@ -465,13 +466,20 @@ void ref_init(ref_machine *r, const cb_builder *b, const bool *guards, const sc_
     r->max_steps = max_steps;
 }
 
+/* A raise that did not fit turns a status that is not an error into SC_ERR_QUEUE_FULL. */
+static sc_status report_lost(ref_machine *r, sc_status status) {
+    if (!r->lost_event) return status;
+    r->lost_event = false;
+    return status < 0 ? status : SC_ERR_QUEUE_FULL;
+}
+
 sc_status ref_start(ref_machine *r) {
     r->running = true;
     oset initial = { .items = { S(r, 0)->initial }, .count = 1 };
     sc_id domain = 0;
     enter_states(r, &initial, &domain);
-    if (r->failure != SC_OK && r->running) return take_failure(r);
-    return complete_macrostep(r);
+    if (r->failure != SC_OK && r->running) return report_lost(r, take_failure(r));
+    return report_lost(r, complete_macrostep(r));
 }
 
 sc_status ref_dispatch(ref_machine *r, sc_id event) {
@@ -481,6 +489,6 @@ sc_status ref_dispatch(ref_machine *r, sc_id event) {
     bool handled = enabled.count > 0;
     if (handled) microstep(r, &enabled);
     sc_status status = r->failure != SC_OK && r->running ? take_failure(r) : complete_macrostep(r);
-    if (status < 0) return status;
-    return handled ? SC_OK : SC_UNHANDLED;
+    if (status < 0) return report_lost(r, status);
+    return report_lost(r, handled ? SC_OK : SC_UNHANDLED);
 }

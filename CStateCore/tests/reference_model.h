@@ -17,8 +17,10 @@
  *    its states were exited with, leaving exited ancestors out of the configuration);
  *  - cancelInvoke is reported only for invocations that were started;
  *  - the macrostep is bounded by max_steps (eventless microsteps + internal events consumed);
- *  - the internal queue has a capacity: <raise> into a full queue fails; a done event that does
- *    not fit ends the macrostep with SC_ERR_QUEUE_FULL once its microstep is complete.
+ *  - the internal queue has a capacity: <raise> into a full queue fails, the macrostep goes on,
+ *    and start or dispatch then returns SC_ERR_QUEUE_FULL unless it returns an error already; a
+ *    done event that does not fit ends the macrostep with SC_ERR_QUEUE_FULL once its microstep
+ *    is complete.
  * Trace tokens are those of test_core.c's harness.
  */
 #ifndef REFERENCE_MODEL_H
@@ -42,6 +44,7 @@ typedef struct ref_machine {
     uint32_t queue_head, queue_count;
     bool running, halted;
     sc_status failure;                       /* SC_ERR_QUEUE_FULL: a done event did not fit */
+    bool lost_event;                         /* a raise did not fit: reported when the call ends */
     char trace[65536];
 } ref_machine;
 

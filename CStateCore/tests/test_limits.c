@@ -3,6 +3,9 @@
  * The conventions (hand-derived traces, the harness) are in test_harness.h.
  */
 #include "test_harness.h"
+#if SC_PLAN_STATS   /* builds that count replays (Makefile: test-plan, test-sanitize) */
+#include "sc_plan.h"
+#endif
 
 /* =========================================================================================
  * Runaway loops
@@ -262,12 +265,6 @@ static void test_queue_post_outside_and_run_fifo(void) {
     EXPECT_CONFIG(h, "b b2");
 }
 
-static void hook_raise_three(harness *h, const char *token, const sc_event *event) {
-    (void)event;
-    if (strcmp(token, "take:tgo") != 0) return;
-    for (int i = 0; i < 3; i++) trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "x")));
-}
-
 static void test_queue_run_stops_when_halted(void) {
     cb_builder *b = new_chart();
     cb_state(b, NULL, SC_ATOMIC, "a");
@@ -288,22 +285,107 @@ static void test_queue_run_stops_when_halted(void) {
     EXPECT_EQ_U(h->releases, 4);
 }
 
-static void test_queue_internal_overflow(void) {
+/* ---- a full queue is reported, never a silent drop ---------------------------------------
+ * A raise or post from a callback that the queue cannot take (the harness has no queue_full to
+ * grow it) fails at the call, and since generated content ignores that status, the machine
+ * also tells the caller of the entry point running the macrostep: the macrostep goes on with the
+ * events that fit, in order, and start, dispatch or run returns SC_ERR_QUEUE_FULL when it is
+ * over; the next call is normal. The chart: s with targetless transitions on go, e1, e2, e3. */
+static const char *raise_trigger = "";     /* the token whose callback raises or posts */
+
+static void hook_raise_e1_e2_e3(harness *h, const char *token, const sc_event *event) {
+    (void)event;
+    if (strcmp(token, raise_trigger) != 0) return;
+    trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "e1")));
+    trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "e2")));
+    trace_add(h, "raise=%d", (int)sc_machine_raise(h->m, ev(h, "e3")));
+}
+
+static void hook_post_e1_dispatch_e2(harness *h, const char *token, const sc_event *event) {
+    (void)event;
+    if (strcmp(token, raise_trigger) != 0) return;
+    trace_add(h, "post=%d", (int)sc_machine_post(h->m, ev(h, "e1")));
+    trace_add(h, "dispatch=%d", (int)sc_machine_dispatch(h->m, ev(h, "e2")));
+}
+
+static cb_builder *chart_go_e1_e2_e3(void) {
     cb_builder *b = new_chart();
-    cb_state(b, NULL, SC_ATOMIC, "a");
-    cb_state(b, NULL, SC_ATOMIC, "b");
-    cb_trans(b, "a", "go", "b", 0, NULL, "tgo");
-    cb_event(b, "x");
-    sc_options o = { 2, 1, 0, 0 };
-    MACHINE(h, b, &o);
-    h->hook = hook_raise_three;
-    START(h, SC_OK, "enter:a", "a");
-    STEP(h, "go", SC_OK, "exit:a take:tgo raise=0 raise=0 raise=-2 enter:b", "b");
-    /* External queue of capacity 1. */
-    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "x")), SC_OK);
-    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "x")), SC_ERR_QUEUE_FULL);
-    EXPECT_STATUS(sc_machine_run(h->m), SC_OK);
+    cb_state(b, NULL, SC_ATOMIC, "s");
+    cb_trans(b, "s", "go", NULL, 0, NULL, "tgo");
+    cb_trans(b, "s", "e1", NULL, 0, NULL, "t1");
+    cb_trans(b, "s", "e2", NULL, 0, NULL, "t2");
+    cb_trans(b, "s", "e3", NULL, 0, NULL, "t3");
+    return b;
+}
+
+/* Plans replayed so far (test builds with the plan cache count them; elsewhere 0). */
+static uint64_t plan_replays(void) {
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+    uint64_t n = 0;
+    for (int mode = 0; mode <= SC_PLAN_COMPUTE; mode++) n += sc_plan_counters.replays[mode];
+    return n;
+#else
+    return 0;
+#endif
+}
+
+static void test_queue_internal_overflow_is_reported_by_dispatch(void) {
+    sc_options two = { 2, 1, 0, 0 };
+    MACHINE(h, chart_go_e1_e2_e3(), &two);
+    raise_trigger = "take:tgo";
+    h->hook = hook_raise_e1_e2_e3;
+    START(h, SC_OK, "enter:s", "s");
+    /* e1 and e2 fill the two slots, e3 is refused (-2); after go's microstep e1 then e2 run. */
+    STEP(h, "go", SC_ERR_QUEUE_FULL, "take:tgo raise=0 raise=0 raise=-2 take:t1 take:t2", "s");
+    EXPECT_EQ_U(sc_machine_internal_count(h->m), 0);
+    STEP(h, "e3", SC_OK, "take:t3", "s");
+    /* Without a release callback the fast path is open: go's plan is replayed, same report. */
+    h->host.release = NULL;
+    EXPECT_STATUS(sc_machine_set_host(h->m, &h->host), SC_OK);
+    uint64_t replays = plan_replays();
+    STEP(h, "go", SC_ERR_QUEUE_FULL, "take:tgo raise=0 raise=0 raise=-2 take:t1 take:t2", "s");
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+    REQUIRE(plan_replays() > replays, "go's second dispatch replays its plan");
+#else
+    (void)replays;
+#endif
+    STEP(h, "e3", SC_OK, "take:t3", "s");
     EXPECT_EQ_U(sc_machine_dropped_events(h->m), 0);
+}
+
+static void test_queue_internal_overflow_is_reported_by_start_and_run(void) {
+    sc_options two = { 2, 2, 0, 0 };
+    MACHINE(h, chart_go_e1_e2_e3(), &two);
+    h->hook = hook_raise_e1_e2_e3;
+    raise_trigger = "enter:s";      /* s's entry action, in start's macrostep */
+    START(h, SC_ERR_QUEUE_FULL, "enter:s raise=0 raise=0 raise=-2 take:t1 take:t2", "s");
+    raise_trigger = "take:tgo";
+    /* run goes on past go's macrostep to the next queued event, then reports. */
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "go")), SC_OK);
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "e3")), SC_OK);
+    EXPECT_STATUS(sc_machine_run(h->m), SC_ERR_QUEUE_FULL);
+    EXPECT_TRACE(h, "take:tgo raise=0 raise=0 raise=-2 take:t1 take:t2 take:t3");
+    EXPECT_STATUS(sc_machine_run(h->m), SC_OK);
+    EXPECT_TRACE(h, "");
+    STEP(h, "e3", SC_OK, "take:t3", "s");
+}
+
+static void test_queue_external_overflow_is_reported_by_dispatch(void) {
+    sc_options one = { 8, 1, 0, 0 };
+    MACHINE(h, chart_go_e1_e2_e3(), &one);
+    raise_trigger = "take:tgo";
+    h->hook = hook_post_e1_dispatch_e2;
+    START(h, SC_OK, "enter:s", "s");
+    /* e1 takes the one slot (SC_QUEUED); e2, dispatched from the callback, is refused. */
+    STEP(h, "go", SC_ERR_QUEUE_FULL, "take:tgo post=2 dispatch=-2", "s");
+    EXPECT_STATUS(sc_machine_run(h->m), SC_OK);
+    EXPECT_TRACE(h, "take:t1");
+    STEP(h, "e3", SC_OK, "take:t3", "s");
+    /* Outside a callback the caller hears of it from the call alone: nothing to report later. */
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "e1")), SC_OK);
+    EXPECT_STATUS(sc_machine_post(h->m, ev(h, "e2")), SC_ERR_QUEUE_FULL);
+    EXPECT_STATUS(sc_machine_run(h->m), SC_OK);
+    EXPECT_TRACE(h, "take:t1");
 }
 
 /* SC_QUEUE_NONE: a host that queues its callbacks' events itself gets no external queue; a post
@@ -407,8 +489,8 @@ static void test_queue_defaults_of_a_silent_chart(void) {
 
 /* SC_CHART_QUIET_CONTENT: a chart whose tables vouch that its content queues nothing gets the
  * silent defaults, 1 + 1 slots, actions or not. Content that raises anyway meets a full queue,
- * told by the status (no queue_full to grow it), never a lost event: the first raise is taken
- * in the same macrostep. */
+ * told by the status of the raise and of the dispatch (no queue_full to grow it), never a lost
+ * event: the first raise is taken in the same macrostep. */
 static void hook_raise_twice(harness *h, const char *token, const sc_event *event) {
     (void)event;
     if (strcmp(token, "take:tgo") != 0) return;
@@ -432,7 +514,7 @@ static void test_queue_defaults_of_quiet_content(void) {
     EXPECT_STATUS(sc_machine_set_host(h->m, &h->host), SC_OK);
     h->hook = hook_raise_twice;
     START(h, SC_OK, "enter:s", "s");
-    STEP(h, "go", SC_OK, "take:tgo raise=0 raise=-2 take:te", "s");
+    STEP(h, "go", SC_ERR_QUEUE_FULL, "take:tgo raise=0 raise=-2 take:te", "s");
     EXPECT_EQ_U(sc_machine_internal_count(h->m), 0);
 }
 
@@ -716,7 +798,9 @@ const test_case limits_tests[] = {
     TEST(test_queue_dispatch_inside_action_is_queued),
     TEST(test_queue_post_outside_and_run_fifo),
     TEST(test_queue_run_stops_when_halted),
-    TEST(test_queue_internal_overflow),
+    TEST(test_queue_internal_overflow_is_reported_by_dispatch),
+    TEST(test_queue_internal_overflow_is_reported_by_start_and_run),
+    TEST(test_queue_external_overflow_is_reported_by_dispatch),
     TEST(test_queue_none_refuses_posts),
     TEST(test_queue_done_event_that_does_not_fit_ends_the_macrostep),
     TEST(test_static_allocation),

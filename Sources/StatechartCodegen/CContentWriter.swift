@@ -18,6 +18,11 @@ import StatechartSCXML
 ///   negative result is an error: `error.execution` is raised and the rest of the block skipped,
 ///   as the Swift engine does when an expression fails.
 ///
+/// The status of `sc_machine_raise`/`sc_machine_post` is not tested (`(void)`): an event a full
+/// queue refuses is reported by the core itself, which makes the `sc_machine_start`,
+/// `sc_machine_dispatch` or `sc_machine_run` running the macrostep return `SC_ERR_QUEUE_FULL`
+/// once it is over (sc_core.h, `sc_machine_raise`), so the firmware's caller hears of it.
+///
 /// Each `<onentry>`/`<onexit>` block is a `do { ... } while (0)` so an error leaves only that block.
 /// Content that has no C form (a `<send>` to another target or with an expression the generator
 /// cannot evaluate, a `<log expr>` calling a host function) is an error with its position.

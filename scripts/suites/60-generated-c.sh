@@ -76,6 +76,28 @@ for file in ../shared/w3c-scxml/null/*.scxml; do
   check "$file" ""
 done
 
+# --firmware traces the machine made with NAME_options (8 internal slots that do not grow).
+# many-raises raises 70 ticks and "last" at start-up: 8 ticks fit (none enables anything), the
+# rest and "last" are refused, so start-up ends in a, and sc_machine_start's SC_ERR_QUEUE_FULL is
+# printed on standard error; the machine goes on: the input "last" takes it to done.
+firmware_check() {
+  local dir="$work/many-raises" cc out err
+  printf '%s\n' '{"event": null, "configuration": ["a"]}' '{"event": "last", "configuration": ["done"]}' > "$work/firmware-expected.txt"
+  echo "trace: event queue is full: an event raised or sent in this macrostep was not queued" > "$work/firmware-expected-err.txt"
+  for cc in gcc "$clang"; do
+    if ! echo last | "$dir/trace-$(basename "$cc")" --firmware > "$work/firmware-out.txt" 2> "$work/firmware-err.txt"; then
+      echo "FAIL many-raises --firmware ($cc): exit status $?"; failed=$((failed + 1)); continue
+    fi
+    if cmp -s "$work/firmware-out.txt" "$work/firmware-expected.txt" && cmp -s "$work/firmware-err.txt" "$work/firmware-expected-err.txt"; then
+      passed=$((passed + 1))
+    else
+      echo "FAIL many-raises --firmware ($cc):"; cat "$work/firmware-out.txt" "$work/firmware-err.txt" | head -5
+      failed=$((failed + 1))
+    fi
+  done
+}
+firmware_check
+
 if ((${#refused[@]})); then
   echo "refused by the generator:"
   printf '  %s\n' "${refused[@]}"
