@@ -6,32 +6,10 @@
  */
 #define _GNU_SOURCE
 #include "machine_callback.h"
-
+#include "test_harness.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int passed, failed;
-static char details[256];
-
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (!(cond)) {                                                    \
-            snprintf(details, sizeof details, __VA_ARGS__);               \
-            return false;                                                 \
-        }                                                                 \
-    } while (0)
-
-static void run(const char *name, bool (*test)(void)) {
-    details[0] = 0;
-    if (test()) {
-        passed++;
-        printf("ok - %s\n", name);
-    } else {
-        failed++;
-        printf("FAIL - %s: %s\n", name, details);
-    }
-}
 
 /* Two "machines": only their addresses matter. */
 static int machine_a, machine_b;

@@ -8,33 +8,11 @@
  */
 #define _GNU_SOURCE
 #include "machine_lock.h"
-
+#include "test_harness.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-static int passed, failed;
-static char details[256];
-
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (!(cond)) {                                                    \
-            snprintf(details, sizeof details, __VA_ARGS__);               \
-            return false;                                                 \
-        }                                                                 \
-    } while (0)
-
-static void run(const char *name, bool (*test)(void)) {
-    details[0] = 0;
-    if (test()) {
-        passed++;
-        printf("ok - %s\n", name);
-    } else {
-        failed++;
-        printf("FAIL - %s: %s\n", name, details);
-    }
-}
 
 static void sleep_ms(long ms) {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
