@@ -292,17 +292,28 @@ static void test_differential_random_charts_vs_reference_model(void) {
     }
 }
 
-/* sc_machine_set_host: observers installed after quiet microsteps were cached see every
- * replayed entry and exit; removed again, the machine still moves. */
-static void test_set_host_observers_see_cached_microsteps(void) {
+/* s{s1} and t, `go` from s1 to t and `back` again, without transition actions. */
+static cb_builder *chart_go_back(void) {
     cb_builder *b = new_chart();
     cb_state(b, NULL, SC_COMPOUND, "s");
     cb_state(b, "s", SC_ATOMIC, "s1");
     cb_state(b, NULL, SC_ATOMIC, "t");
     cb_trans(b, "s1", "go", "t", 0, NULL, NULL);
     cb_trans(b, "t", "back", "s1", 0, NULL, NULL);
-    MACHINE(h, b, NULL);
+    return b;
+}
+
+/* No entry or exit actions left: every microstep of the chart is quiet (a MASKS plan). */
+static void drop_entry_exit_actions(cb_builder *b) {
     for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+}
+
+/* sc_machine_set_host: observers installed after quiet microsteps were cached see every
+ * replayed entry and exit; removed again, the machine still moves. */
+static void test_set_host_observers_see_cached_microsteps(void) {
+    cb_builder *b = chart_go_back();
+    MACHINE(h, b, NULL);
+    drop_entry_exit_actions(b);
     /* The machine keeps its host by reference: both live as long as the machine. */
     sc_host *observing = owned_alloc(sizeof *observing), *quiet = owned_alloc(sizeof *quiet);
     *observing = h->host;
@@ -329,14 +340,9 @@ static void test_set_host_observers_see_cached_microsteps(void) {
  * (observers added) and hands it in again sees every replayed entry and exit; the quiet plans
  * recorded before are dropped although the pointer is the same. */
 static void test_set_host_same_struct_edited_in_place(void) {
-    cb_builder *b = new_chart();
-    cb_state(b, NULL, SC_COMPOUND, "s");
-    cb_state(b, "s", SC_ATOMIC, "s1");
-    cb_state(b, NULL, SC_ATOMIC, "t");
-    cb_trans(b, "s1", "go", "t", 0, NULL, NULL);
-    cb_trans(b, "t", "back", "s1", 0, NULL, NULL);
+    cb_builder *b = chart_go_back();
     MACHINE(h, b, NULL);
-    for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+    drop_entry_exit_actions(b);
     const sc_host observing = h->host;
     h->host.entered = NULL, h->host.exited = NULL, h->host.taken = NULL;
     EXPECT_EQ_U(sc_machine_set_host(h->m, &h->host), SC_OK);

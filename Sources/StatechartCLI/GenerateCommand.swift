@@ -21,7 +21,8 @@ struct GenerateCCommand: ParsableCommand {
             Writes DIR/NAME.h (enums of states, events, guards and actions, the chart, the machine's \
             memory size, the hooks the firmware implements) and DIR/NAME.c (static const tables and the \
             executable content as C). With --trace-main also DIR/NAME_main.c, a main() that prints what \
-            `statechart trace FILE` prints. Build: cc -std=c11 -I CStateCore/include DIR/*.c CStateCore/*.c. \
+            `statechart trace FILE` prints (its --firmware option traces the machine NAME_options makes, \
+            with the small queues firmware gets, and reports a full queue on standard error). Build: cc -std=c11 -I CStateCore/include DIR/*.c CStateCore/*.c. \
             Load warnings (docs/COMPATIBILITY.md) are printed as file:line:column: warning: lines on \
             standard error; --strict makes them errors. Exit status: 0, or 2 with file:line:column: \
             error: lines for a document that cannot be generated (nothing is written then).
