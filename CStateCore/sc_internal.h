@@ -123,10 +123,10 @@ struct sc_machine {
     uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
     uint32_t atomic_active;     /* active atomic states */
     sc_id last_atomic;          /* the atomic state entered last: the leaf when atomic_active == 1 */
-    /* Where the arrays of the block are: bytes from the machine (0: the chart needs none), read
-     * through the accessors below. Offsets, not pointers: half the bytes on 64-bit targets. The
-     * bit arrays after the configuration are found from it (W words each, in the order of the
-     * layout above): no offset of their own. */
+    /* Where the arrays of the block are: bytes from the machine (the history index is empty
+     * without history states), read through the accessors below. Offsets, not pointers: half the
+     * bytes on 64-bit targets. The bit arrays after the configuration are found from it (W words
+     * each, in the order of the layout above): no offset of their own. */
     uint32_t configuration_at;
     uint32_t history_index_at;
     uint32_t enabled_at;
@@ -135,21 +135,14 @@ struct sc_machine {
     sc_queue external;
 };
 
-/* The arrays of a machine's block (see the layout above); NULL for an optional one the chart needs
- * none of. The configuration, entry set and enabled list are in every machine: no test for 0
- * (they are read on every microstep). */
-static inline void *sc_machine_array(const sc_machine *m, uint32_t at) {
-    return at ? (void *)((uint8_t *)(uintptr_t)m + at) : NULL;
+/* The arrays every machine has, at their offsets from the machine (see the layout above); they
+ * are read on every microstep, so there is no test: the optional ones are found from these. */
+static inline void *sc_block_at(const sc_machine *m, uint32_t at) {
+    return (void *)((uint8_t *)(uintptr_t)m + at);
 }
-#define SC_MACHINE_ARRAY(type, name) \
-    static inline type *sc_block_##name(const sc_machine *m) { return (type *)sc_machine_array(m, m->name##_at); }
-#define SC_MACHINE_ARRAY_ALWAYS(type, name) \
-    static inline type *sc_block_##name(const sc_machine *m) { return (type *)(void *)((uint8_t *)(uintptr_t)m + m->name##_at); }
-SC_MACHINE_ARRAY_ALWAYS(uint64_t, configuration)
-SC_MACHINE_ARRAY(uint32_t, history_index)
-SC_MACHINE_ARRAY_ALWAYS(sc_enabled, enabled)
-#undef SC_MACHINE_ARRAY
-#undef SC_MACHINE_ARRAY_ALWAYS
+static inline uint64_t *sc_block_configuration(const sc_machine *m) { return sc_block_at(m, m->configuration_at); }
+static inline uint32_t *sc_block_history_index(const sc_machine *m) { return sc_block_at(m, m->history_index_at); }
+static inline sc_enabled *sc_block_enabled(const sc_machine *m) { return sc_block_at(m, m->enabled_at); }
 
 /* H, the history states. Their index (2 x uint32 each: a multiple of 8 bytes, never padded) is
  * all that lies between history_index_at and enabled_at, so the count needs no field of its own
