@@ -53,17 +53,17 @@ extension StateMachine {
         /// Appends `event` to the internal queue: processed within the current macrostep,
         /// after the current microstep (SCXML `<raise>`).
         public func raise(_ event: Event) {
-            self.untyped.checkLive()
+            let runtime = self.untyped.checked          // before the maps, which may be gone
             let (untyped, typed, known) = maps.untyped(event)
-            self.untyped.checked.raiseFromAction(untyped, typed: typed, known: known)
+            runtime.raiseFromAction(untyped, typed: typed, known: known)
         }
 
         /// Appends `event` to the external queue: processed after the current macrostep
         /// completes, before the send that started it returns.
         public func send(_ event: Event) {
-            self.untyped.checkLive()
+            let runtime = self.untyped.checked          // before the maps, which may be gone
             let (untyped, typed, known) = maps.untyped(event)
-            self.untyped.checked.postFromAction(untyped, typed: typed, known: known)
+            runtime.postFromAction(untyped, typed: typed, known: known)
         }
 
         /// Sends `event` to the machine once `delay` has passed on its clock; see
@@ -72,9 +72,8 @@ extension StateMachine {
         /// - Returns: the send id (`id`, or a generated `"send.N"`), for ``cancel(sendID:)``.
         @discardableResult
         public func send(_ event: Event, after delay: Duration, id: String? = nil) -> String {
-            self.untyped.checkLive()
+            guard let machine = self.untyped.machine else { return id ?? "" }   // checks the context
             let (untyped, typed, _) = maps.untyped(event)
-            guard let machine = self.untyped.machine else { return id ?? "" }
             return machine.scheduler.schedule(untyped, typed: typed, after: delay, id: id)
         }
 

@@ -195,9 +195,8 @@ final class MachineRuntime {
     func handOut() {
         guard confinedToOneThread, !ownerHandedOut else { return }
         ownerHandedOut = true
-        if gate.lock.pointee.state == 0 {
-            gate.lock.pointee.state = 1
-            gate.lock.pointee.owner = machine_lock_self()
+        if !gate.isHeld {
+            gate.holdConfined(by: machine_lock_self())
             releasesGateAfterSend = true
         }
     }
@@ -337,8 +336,7 @@ final class MachineRuntime {
         context, _, state in MachineRuntime.with(context) { $0.stateChanged(Int(state), entered: false) }
     }
     private static let taken: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, sc_id, UnsafePointer<sc_event>?) -> Void = {
-        context, _, transition, event in
-        MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
+        context, _, transition, event in MachineRuntime.with(context) { $0.transitionTaken(Int(transition), event) }
     }
 
     /// Installs or removes the observer callbacks to match `wantsStateChanges` and

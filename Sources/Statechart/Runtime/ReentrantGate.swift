@@ -62,8 +62,7 @@ struct ReentrantGate: @unchecked Sendable {
             defer { machine_lock_release(lock) }
             return try body()
         }
-        lock.pointee.state = 1
-        lock.pointee.owner = me
+        holdConfined(by: me)
         defer {
             if isShared() {
                 machine_lock_release(lock)
@@ -73,5 +72,16 @@ struct ReentrantGate: @unchecked Sendable {
             }
         }
         return try body()
+    }
+
+    /// Whether any thread holds the gate.
+    var isHeld: Bool { lock.pointee.state != 0 }
+
+    /// Holds the gate with two plain stores, as the lock's single-threaded path does: only for a
+    /// confined machine, which no other thread can reach (see ``withConfinedHold(isShared:ifReentered:_:)``).
+    @inlinable @inline(__always)
+    func holdConfined(by me: UInt) {
+        lock.pointee.state = 1
+        lock.pointee.owner = me
     }
 }
