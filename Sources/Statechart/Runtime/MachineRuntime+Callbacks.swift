@@ -11,6 +11,9 @@ extension MachineRuntime {
         return ActionContext(coreEvent: event.pointee)
     }
 
+    // Both always inlined into their `@convention(c)` trampolines in `host()`: one frame per
+    // guard or action instead of two.
+    @inline(__always)
     func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
         withCallbackFrame {
             let context = context(event)
@@ -18,6 +21,7 @@ extension MachineRuntime {
         }
     }
 
+    @inline(__always)
     func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
         withCallbackFrame {
             let context = context(event)

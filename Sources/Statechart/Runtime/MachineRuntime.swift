@@ -433,9 +433,10 @@ final class MachineRuntime {
     /// trampolines of `host()`: there the C functions were not inlined.)
     @inline(__always)
     func withCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
-        var replaced = machine_callback_frame()
-        machine_callback_enter(Unmanaged.passUnretained(self).toOpaque(), &replaced)
-        defer { machine_callback_leave(&replaced) }
+        let replacedMachine = machine_callback_current_machine()
+        let replacedSerial = machine_callback_serial()
+        machine_callback_begin(Unmanaged.passUnretained(self).toOpaque())
+        defer { machine_callback_restore(replacedMachine, replacedSerial) }
         return try body()
     }
 }
