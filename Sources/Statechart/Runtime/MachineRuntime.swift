@@ -28,8 +28,8 @@ final class MachineRuntime {
     /// from the runtime a callback reaches its closure in four dependent loads (lists, start,
     /// box, closure) instead of seven through the chart and its tables, a chain the out-of-order
     /// core cannot overlap (the guarded benchmark's time went mostly to it, in `runAction`).
-    let guardLists: CallbackTable<Guard>.Lists
-    let actionLists: CallbackTable<Action>.Lists
+    let guardLists: CallbackTable<GuardBox>.Lists
+    let actionLists: CallbackTable<ActionBox>.Lists
     /// The core machine: the start of the block this runtime allocates (see `init`), which
     /// also holds the gate's lock.
     @usableFromInline @exclusivity(unchecked) private(set) var core: OpaquePointer!
