@@ -77,7 +77,9 @@ struct ByteKeyTable: Sendable {
     func id<Key>(for value: Key) -> UInt32 {
         if isDirect { return directID(for: value) }
         guard keySize >= 0 else { return .max }
-        return hashedID(for: Self.bytes(of: value))
+        // Inline too: a call taking the table would copy it (56 bytes) to memory on every send.
+        guard let entry = index.find(Self.bytes(of: value), where: { _ in true }) else { return .max }
+        return ids[entry]
     }
 
     /// Whether keys are at most one byte, looked up by ``directID(for:)``.
@@ -88,13 +90,5 @@ struct ByteKeyTable: Sendable {
     @inlinable @inline(__always)
     func directID<Key>(for value: Key) -> UInt32 {
         direct.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped[Int(truncatingIfNeeded: Self.bytes(of: value))] }
-    }
-
-    /// ``id(for:)`` for keys of two to eight bytes. Not inlined: it keeps the direct case small
-    /// enough to inline into a guard.
-    @inlinable @inline(never)
-    func hashedID(for key: UInt64) -> UInt32 {
-        guard let entry = index.find(key, where: { _ in true }) else { return .max }
-        return ids[entry]
     }
 }
