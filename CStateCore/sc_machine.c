@@ -304,14 +304,14 @@ static sc_status dispatch_planned(sc_machine *m, sc_plan *plan, sc_event event) 
  * without callbacks, or nothing enabled, with no eventless transition after it) is the whole
  * dispatch, and a MASKS step stores where the next configuration's plans are. */
 static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan_cache *cache, sc_plan *plan, sc_event event) {
-    if (plan->fast == SC_PLAN_FAST_MASKS) {
+    if (plan->mode == SC_PLAN_FAST_MASKS) {
         SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
         SC_PLAN_COUNT(fast_masks);
         sc_plan_apply_masks(m, plan, plan);
-        m->fast_set = sc_plan_set_at(cache, plan->u.masks.next_set);
+        m->fast_set = sc_plan_set_at(cache, plan->x.next_set);
         return SC_OK;
     }
-    if (plan->fast == SC_PLAN_FAST_UNHANDLED) {
+    if (plan->mode == SC_PLAN_FAST_UNHANDLED) {
         SC_PLAN_COUNT(replays[SC_PLAN_UNHANDLED]);
         SC_PLAN_COUNT(fast_unhandled);
         return SC_UNHANDLED;
