@@ -35,7 +35,7 @@
  * core):
  *
  *   SC_CONFIG_NO_PLAN_CACHE=1   leave the microstep plan cache out (sc_plan.c): each machine is
- *                               up to 528 bytes smaller (912 for a chart with guards, 144 for a
+ *                               up to 400 bytes smaller (784 for a chart with guards, 112 for a
  *                               chart as small as a turnstile) and the code about 5 KB smaller
  *                               (Cortex-M3, -Os); every external event then
  *                               runs the algorithm in full, with the same behaviour and callbacks.
