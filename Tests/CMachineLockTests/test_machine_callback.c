@@ -14,6 +14,18 @@
 /* Two "machines": only their addresses matter. */
 static int machine_a, machine_b;
 
+/* What MachineRuntime.withCallbackFrame does around a callback: read the current frame, begin
+ * the machine's, and put the one read back when the callback returns. */
+static machine_callback_frame enter(void *machine) {
+    machine_callback_frame replaced = { machine_callback_current_machine(), machine_callback_serial() };
+    machine_callback_begin(machine);
+    return replaced;
+}
+
+static void leave(const machine_callback_frame *replaced) {
+    machine_callback_restore(replaced->machine, replaced->serial);
+}
+
 static bool no_frame_outside_callbacks(void) {
     CHECK(machine_callback_serial() == 0, "serial %llu outside any callback",
           (unsigned long long)machine_callback_serial());
@@ -24,12 +36,12 @@ static bool no_frame_outside_callbacks(void) {
 
 static bool a_serial_is_live_only_inside_its_frame(void) {
     machine_callback_frame replaced;
-    machine_callback_enter(&machine_a, &replaced);
+    replaced = enter(&machine_a);
     uint64_t serial = machine_callback_serial();
     CHECK(serial != 0, "serial 0 issued");
     CHECK(machine_callback_machine(serial) == &machine_a, "live serial does not name its machine");
     CHECK(machine_callback_machine(serial + 1) == NULL, "another serial is live");
-    machine_callback_leave(&replaced);
+    leave(&replaced);
     CHECK(machine_callback_machine(serial) == NULL, "serial still live after leave");
     CHECK(machine_callback_serial() == 0, "frame not restored to none");
     return true;
@@ -37,17 +49,17 @@ static bool a_serial_is_live_only_inside_its_frame(void) {
 
 static bool frames_nest_and_restore(void) {
     machine_callback_frame outer, inner;
-    machine_callback_enter(&machine_a, &outer);
+    outer = enter(&machine_a);
     uint64_t a = machine_callback_serial();
-    machine_callback_enter(&machine_b, &inner);           /* A's action sends to B */
+    inner = enter(&machine_b);           /* A's action sends to B */
     uint64_t b = machine_callback_serial();
     CHECK(a != b, "nested frame reused serial %llu", (unsigned long long)a);
     CHECK(machine_callback_machine(a) == NULL, "outer serial live inside the nested frame");
     CHECK(machine_callback_machine(b) == &machine_b, "nested serial does not name B");
-    machine_callback_leave(&inner);
+    leave(&inner);
     CHECK(machine_callback_machine(a) == &machine_a, "outer serial not live again after the nested frame");
     CHECK(machine_callback_machine(b) == NULL, "nested serial live after its frame");
-    machine_callback_leave(&outer);
+    leave(&outer);
     CHECK(machine_callback_machine(a) == NULL, "outer serial live after its frame");
     return true;
 }
@@ -58,9 +70,9 @@ static bool serials_are_never_reused_on_a_thread(void) {
     uint64_t previous = 0;
     for (int i = 0; i < count; i++) {
         machine_callback_frame replaced;
-        machine_callback_enter(&machine_a, &replaced);
+        replaced = enter(&machine_a);
         uint64_t serial = machine_callback_serial();
-        machine_callback_leave(&replaced);
+        leave(&replaced);
         CHECK(serial > previous, "serial %llu after %llu (call %d)", (unsigned long long)serial,
               (unsigned long long)previous, i);
         previous = serial;
@@ -81,19 +93,19 @@ static void *other_thread(void *arg) {
     (void)arg;
     for (int i = 0; i < ISSUED_PER_THREAD; i++) {
         machine_callback_frame replaced;
-        machine_callback_enter(&machine_a, &replaced);
+        replaced = enter(&machine_a);
         other_serials[i] = machine_callback_serial();
-        machine_callback_leave(&replaced);
+        leave(&replaced);
     }
     machine_callback_frame replaced;
-    machine_callback_enter(&machine_a, &replaced);
+    replaced = enter(&machine_a);
     pthread_mutex_lock(&step_mutex);
     other_live_serial = machine_callback_serial();
     step = 1;
     pthread_cond_broadcast(&step_cond);
     while (step != 2) pthread_cond_wait(&step_cond, &step_mutex);
     pthread_mutex_unlock(&step_mutex);
-    machine_callback_leave(&replaced);
+    leave(&replaced);
     return NULL;
 }
 
@@ -110,17 +122,17 @@ static bool another_threads_serial_is_not_live_here(void) {
     CHECK(pthread_create(&thread, NULL, other_thread, NULL) == 0, "pthread_create failed");
     for (int i = 0; i < ISSUED_PER_THREAD; i++) {
         machine_callback_frame replaced;
-        machine_callback_enter(&machine_a, &replaced);
+        replaced = enter(&machine_a);
         mine[i] = machine_callback_serial();
-        machine_callback_leave(&replaced);
+        leave(&replaced);
     }
     pthread_mutex_lock(&step_mutex);
     while (step != 1) pthread_cond_wait(&step_cond, &step_mutex);
     pthread_mutex_unlock(&step_mutex);
     machine_callback_frame replaced;
-    machine_callback_enter(&machine_a, &replaced);      /* the same machine, on this thread */
+    replaced = enter(&machine_a);      /* the same machine, on this thread */
     void *seen = machine_callback_machine(other_live_serial);
-    machine_callback_leave(&replaced);
+    leave(&replaced);
     pthread_mutex_lock(&step_mutex);
     step = 2;
     pthread_cond_broadcast(&step_cond);

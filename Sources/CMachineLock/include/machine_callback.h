@@ -11,7 +11,7 @@
  * (alive: it is running the callback). The check reads only the thread-local.
  *
  * Frames nest (an action that sends to another machine runs that machine's callbacks inside
- * its own): `enter` stores the frame it replaces and `leave` puts it back.
+ * its own): the caller of `begin` reads the frame it replaces and `restore` puts it back.
  *
  * Serials are unique in the process without an atomic operation per callback: each thread
  * takes a block of MACHINE_CALLBACK_SERIAL_BLOCK serials from a global counter (one atomic
@@ -53,19 +53,27 @@ extern _Thread_local machine_callback_thread machine_callback_state
 /** Takes the next block of serials for the calling thread (an atomic add). */
 void machine_callback_take_serials(machine_callback_thread *state);
 
-/** Starts a callback of `machine` on this thread; stores in `replaced` the frame to restore
- *  with machine_callback_leave when it returns. (An out-parameter: Swift inlines this form.) */
-MACHINE_CALLBACK_INLINE void machine_callback_enter(void *machine, machine_callback_frame *replaced) {
+/** Starts a callback of `machine` on this thread, replacing the current frame; the caller
+ *  reads that frame first (machine_callback_current_machine, machine_callback_serial) and puts
+ *  it back with machine_callback_restore when the callback returns. Scalars in and out, not a
+ *  frame through a pointer: a Swift local whose address is passed gets a stack protector
+ *  (about five instructions per callback), and a returned struct was not inlined. */
+MACHINE_CALLBACK_INLINE void machine_callback_begin(void *machine) {
     machine_callback_thread *state = &machine_callback_state;
     if (state->next == state->end) machine_callback_take_serials(state);
-    *replaced = state->current;
     state->current.machine = machine;
     state->current.serial = state->next++;
 }
 
-/** Ends the callback started by the machine_callback_enter that stored `replaced`. */
-MACHINE_CALLBACK_INLINE void machine_callback_leave(const machine_callback_frame *replaced) {
-    machine_callback_state.current = *replaced;
+/** Ends a callback: the frame it replaced (read before machine_callback_begin) is current again. */
+MACHINE_CALLBACK_INLINE void machine_callback_restore(void *machine, uint64_t serial) {
+    machine_callback_state.current.machine = machine;
+    machine_callback_state.current.serial = serial;
+}
+
+/** The machine of the callback running on this thread (NULL outside any). */
+MACHINE_CALLBACK_INLINE void *machine_callback_current_machine(void) {
+    return machine_callback_state.current.machine;
 }
 
 /** The serial of the callback running on this thread (0 outside any). */

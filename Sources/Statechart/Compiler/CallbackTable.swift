@@ -1,22 +1,19 @@
-/// A compiled chart's guards or action lists, laid out for the dispatch path: every closure in
-/// a box of its own, the boxes in one buffer, and where each list starts.
+/// A compiled chart's guards or action lists, laid out for the dispatch path: the boxes
+/// (``GuardBox``, ``ActionBox``) in one buffer, and where each list starts.
 ///
-/// Why not `[[Action]]`: the core calls back into Swift for every guard and action, and reading
-/// a nested array from a class retains and releases both arrays on each call. Here the buffers
-/// are plain allocations owned by the table (itself owned by the immutable ``CompiledChart``).
+/// Why not `[[ActionBox]]`: the core calls back into Swift for every guard and action, and
+/// reading a nested array from a class retains and releases both arrays on each call. Here the
+/// buffers are plain allocations owned by the table (itself owned by the immutable
+/// ``CompiledChart``).
 ///
 /// Why boxes: a closure read out of a buffer is a copy, which retains its context for the call
-/// and releases it after (two atomic operations, about 40 instructions, per guard or action).
-/// A box is held unretained (the table owns it) and its closure is a `let`, so a call through
-/// ``forEach(_:_:)`` or ``withFirst(_:_:)`` borrows the closure in place and retains nothing.
-final class CallbackTable<Callback>: @unchecked Sendable {
-    // @unchecked: written only in init, then read-only; the closures are @Sendable.
-
-    /// One callback; the table holds one retain of each box until it is freed.
-    final class Box {
-        let callback: Callback
-        init(_ callback: Callback) { self.callback = callback }
-    }
+/// and releases it after (two atomic operations, about 40 instructions, per guard or action),
+/// and a closure kept in generic storage is called through a reabstraction thunk. A box is
+/// held unretained (the table owns it) and its closure is a `let` of the concrete type, so a
+/// call through ``Lists/forEach(_:_:)`` or ``Lists/withFirst(_:_:)`` borrows the box in place,
+/// retains nothing and calls the closure directly.
+final class CallbackTable<Box: AnyObject>: @unchecked Sendable {
+    // @unchecked: written only in init, then read-only; the boxes are immutable and Sendable.
 
     private let boxes: UnsafeMutablePointer<Unmanaged<Box>>
     /// Where each list starts, as the address of its first box (`starts[id + 1]` is where it
@@ -29,8 +26,8 @@ final class CallbackTable<Callback>: @unchecked Sendable {
     /// The number of lists (ids).
     let listCount: Int
 
-    /// A table with list `i` holding `lists[i]`.
-    init(lists: [[Callback]]) {
+    /// A table with list `i` holding `lists[i]`; the table holds one retain of each box.
+    init(lists: [[Box]]) {
         listCount = lists.count
         count = lists.reduce(0) { $0 + $1.count }
         boxes = .allocate(capacity: max(count, 1))
@@ -38,8 +35,8 @@ final class CallbackTable<Callback>: @unchecked Sendable {
         var next = 0
         for (id, list) in lists.enumerated() {
             starts[id] = boxes + next
-            for callback in list {
-                (boxes + next).initialize(to: Unmanaged.passRetained(Box(callback)))
+            for box in list {
+                (boxes + next).initialize(to: Unmanaged.passRetained(box))
                 next += 1
             }
         }
@@ -47,9 +44,9 @@ final class CallbackTable<Callback>: @unchecked Sendable {
         self.lists = Lists(starts: starts)
     }
 
-    /// A table with one callback per id.
-    convenience init(single callbacks: [Callback]) {
-        self.init(lists: callbacks.map { [$0] })
+    /// A table with one box per id.
+    convenience init(single boxes: [Box]) {
+        self.init(lists: boxes.map { [$0] })
     }
 
     deinit {
@@ -64,22 +61,22 @@ final class CallbackTable<Callback>: @unchecked Sendable {
     struct Lists {
         let starts: UnsafeMutablePointer<UnsafeMutablePointer<Unmanaged<Box>>>
 
-        /// Calls `body` with each callback of list `id`, in order, borrowed (nothing retained).
+        /// Calls `body` with each box of list `id`, in order, borrowed (nothing retained).
         @inline(__always)
-        func forEach(_ id: Int, _ body: (Callback) -> Void) {
+        func forEach(_ id: Int, _ body: (Box) -> Void) {
             var box = starts[id]
             let end = starts[id + 1]
             while box < end {
-                box.pointee._withUnsafeGuaranteedRef { body($0.callback) }
+                box.pointee._withUnsafeGuaranteedRef { body($0) }
                 box += 1
             }
         }
 
-        /// `body` applied to the first callback of list `id` (a guard: each list holds one),
+        /// `body` applied to the first box of list `id` (a guard: each list holds one),
         /// borrowed (nothing retained).
         @inline(__always)
-        func withFirst<R>(_ id: Int, _ body: (Callback) -> R) -> R {
-            starts[id].pointee._withUnsafeGuaranteedRef { body($0.callback) }
+        func withFirst<R>(_ id: Int, _ body: (Box) -> R) -> R {
+            starts[id].pointee._withUnsafeGuaranteedRef { body($0) }
         }
     }
 }

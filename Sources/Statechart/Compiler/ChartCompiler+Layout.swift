@@ -43,8 +43,8 @@ extension ChartCompiler {
             if hasHistoryChild(s) { flags |= UInt8(SC_STATE_HAS_HISTORY) }
             if hasDoneData { flags |= UInt8(SC_STATE_HAS_DONEDATA) }
             let parent = nodes[s].parent
-            let onEntry = nodes[s].definition.onEntry.isEmpty ? UInt32(SC_NONE) : actionID(nodes[s].definition.onEntry)
-            let onExit = nodes[s].definition.onExit.isEmpty ? UInt32(SC_NONE) : actionID(nodes[s].definition.onExit)
+            let onEntry = nodes[s].definition.entryBoxes.isEmpty ? UInt32(SC_NONE) : actionID(nodes[s].definition.entryBoxes)
+            let onExit = nodes[s].definition.exitBoxes.isEmpty ? UInt32(SC_NONE) : actionID(nodes[s].definition.exitBoxes)
             states[s] = sc_state(
                 parent: parent < 0 ? SC_NONE : sc_id(parent),
                 last_descendant: sc_id(nodes[s].lastDescendant),

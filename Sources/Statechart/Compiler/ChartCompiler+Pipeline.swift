@@ -22,7 +22,7 @@ extension ChartCompiler {
                                    location: definition.location)
         return try withUnsafePointer(to: root) { root in
             var compiler = ChartCompiler()
-            compiler.flatten(root, onStart: definition.onStart)
+            compiler.flatten(root, onStart: definition.startBoxes)
             guard !compiler.errors.contains(where: { $0.code == .tooDeep }) else {
                 throw ChartCompilationError(compiler.errors)
             }

@@ -51,20 +51,20 @@ struct ChartCompiler {
     private(set) var transitionCount = 0
     private var targetMemo = StorageMemo<String>()
     var events = EventTable()
-    var guards: [Guard] = []
-    var actions: [[Action]] = []
+    var guards: [GuardBox] = []
+    var actions: [[ActionBox]] = []
     var invocations: [Int: [Invocation]] = [:]
     var doneData: [Int: DoneData] = [:]
 
     static let maximumDepth = Int(UInt16.max)
     /// The chart's start-up content, run as the root's initial transition content.
-    var startActions: [Action] = []
+    var startActions: [ActionBox] = []
 
     // MARK: - Flattening
 
     /// Flattens the tree under `root` (the chart's root state, whose children are the chart's
     /// top-level states); `root` and every definition under it must outlive the compiler.
-    mutating func flatten(_ root: UnsafePointer<StateDefinition>, onStart: [Action]) {
+    mutating func flatten(_ root: UnsafePointer<StateDefinition>, onStart: [ActionBox]) {
         let states = root.pointee.children
         let count = Self.count(states)
         nodes.reserveCapacity(count + 1)
@@ -236,13 +236,13 @@ struct ChartCompiler {
         return ok ? start : nil
     }
 
-    mutating func actionID(_ list: [Action]) -> UInt32 {
+    mutating func actionID(_ list: [ActionBox]) -> UInt32 {
         if list.isEmpty { return UInt32(SC_NONE) }
         actions.append(list)
         return UInt32(actions.count - 1)
     }
 
-    mutating func guardID(_ condition: Guard?) -> UInt32 {
+    mutating func guardID(_ condition: GuardBox?) -> UInt32 {
         guard let condition else { return UInt32(SC_NONE) }
         guards.append(condition)
         return UInt32(guards.count - 1)
@@ -315,7 +315,7 @@ struct ChartCompiler {
         }
         return PendingTransition(source: source, targetStart: targetStart, targetCount: targetPool.count - targetStart,
                                  descriptorStart: descriptorStart, descriptorCount: descriptorCount,
-                                 guardID: guardID(t.pointee.guardCondition), actionID: actionID(t.pointee.actions),
+                                 guardID: guardID(t.pointee.guardBox), actionID: actionID(t.pointee.actionBoxes),
                                  isInternal: t.pointee.type == .internal)
     }
 
@@ -330,14 +330,14 @@ struct ChartCompiler {
             if !definition.pointee.initial.isEmpty {
                 fail(.invalidInitial, s, "\(describe(s)) has both an 'initial' attribute and an <initial> element; keep one")
             }
-            if !initial.events.isEmpty || initial.guardCondition != nil {
+            if !initial.events.isEmpty || initial.guardBox != nil {
                 fail(.invalidInitial, s, "the <initial> transition of \(describe(s)) must have no event and no condition",
                      location: initial.location)
             }
             guard let resolved = resolve(initial.targets, from: s, what: what, suffix: " <initial>",
                                          location: initial.location) else { return nil }
             start = resolved
-            action = actionID(initial.actions)
+            action = actionID(initial.actionBoxes)
         } else if !definition.pointee.initial.isEmpty {
             guard let resolved = resolve(definition.pointee.initial, from: s, what: what, suffix: "",
                                          location: nil) else { return nil }
@@ -382,7 +382,7 @@ struct ChartCompiler {
             fail(.invalidHistory, h, "history state '\(node.definition.id)' needs a default transition with a target")
             return nil
         }
-        if !initial.events.isEmpty || initial.guardCondition != nil {
+        if !initial.events.isEmpty || initial.guardBox != nil {
             fail(.invalidHistory, h, "the default transition of history state '\(node.definition.id)' must have no event and no condition")
         }
         guard let start = resolve(initial.targets, from: h, what: "history default target", suffix: "",
@@ -394,7 +394,7 @@ struct ChartCompiler {
         }
         return PendingTransition(source: h, targetStart: start, targetCount: targetPool.count - start,
                                  descriptorStart: descriptorPool.count, descriptorCount: 0, guardID: UInt32(SC_NONE),
-                                 actionID: actionID(initial.actions), isInternal: false)
+                                 actionID: actionID(initial.actionBoxes), isInternal: false)
     }
 
     /// Structural rules per kind: finals and histories have no children or transitions,
@@ -411,7 +411,7 @@ struct ChartCompiler {
             }
         case SC_HISTORY_SHALLOW, SC_HISTORY_DEEP:
             if hasChildren { fail(.invalidHistory, s, "history state '\(definition.pointee.id)' cannot contain states") }
-            if !definition.pointee.transitions.isEmpty || !definition.pointee.onEntry.isEmpty || !definition.pointee.onExit.isEmpty {
+            if !definition.pointee.transitions.isEmpty || !definition.pointee.entryBoxes.isEmpty || !definition.pointee.exitBoxes.isEmpty {
                 fail(.invalidHistory, s, "history state '\(definition.pointee.id)' can only have a default transition")
             }
         case SC_PARALLEL:

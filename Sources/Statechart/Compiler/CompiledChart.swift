@@ -27,8 +27,8 @@ public final class CompiledChart: @unchecked Sendable {
     let stateIndex: [String: Int]
     let events: EventTable
     /// Guards and action lists by the ids the core's tables use (see ``CallbackTable``).
-    let guardTable: CallbackTable<Guard>
-    let actionTable: CallbackTable<Action>
+    let guardTable: CallbackTable<GuardBox>
+    let actionTable: CallbackTable<ActionBox>
     let invocations: [Int: [Invocation]]
     let doneData: [Int: DoneData]
     let kinds: [sc_state_kind]

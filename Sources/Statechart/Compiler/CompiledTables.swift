@@ -18,8 +18,8 @@ struct CompiledTables {
     let stateIndex: [String: Int]
     let eventTable: EventTable
     /// Guards and action lists by the ids the tables carry.
-    let guards: [Guard]
-    let actions: [[Action]]
+    let guards: [GuardBox]
+    let actions: [[ActionBox]]
     let invocations: [Int: [Invocation]]
     let doneData: [Int: DoneData]
 

@@ -57,6 +57,10 @@ struct ByteKeyTable: Sendable {
 
     @inlinable @inline(__always)
     static func bytes<Key>(of value: Key) -> UInt64 {
+        // A one-byte key (a payload-free enum of up to 256 cases, in code specialized for it)
+        // is its byte: no copy through memory, which kept a stack slot and its protector.
+        if MemoryLayout<Key>.size == 1 { return UInt64(unsafeBitCast(value, to: UInt8.self)) }
+        if MemoryLayout<Key>.size == 0 { return 0 }
         var key: UInt64 = 0
         withUnsafeBytes(of: value) { source in
             withUnsafeMutableBytes(of: &key) { $0.copyMemory(from: source) }
@@ -71,10 +75,20 @@ struct ByteKeyTable: Sendable {
     /// built for.
     @inlinable @inline(__always)
     func id<Key>(for value: Key) -> UInt32 {
+        if isDirect { return directID(for: value) }
         guard keySize >= 0 else { return .max }
-        let key = Self.bytes(of: value)
-        if keySize <= 1 { return direct[Int(truncatingIfNeeded: key)] }
-        guard let entry = index.find(key, where: { _ in true }) else { return .max }
+        // Inline too: a call taking the table would copy it (56 bytes) to memory on every send.
+        guard let entry = index.find(Self.bytes(of: value), where: { _ in true }) else { return .max }
         return ids[entry]
+    }
+
+    /// Whether keys are at most one byte, looked up by ``directID(for:)``.
+    @inlinable var isDirect: Bool { UInt(bitPattern: keySize) <= 1 }
+
+    /// ``id(for:)`` when ``isDirect``: one load from the 256-entry array, no bounds check (a
+    /// key of at most one byte is below 256).
+    @inlinable @inline(__always)
+    func directID<Key>(for value: Key) -> UInt32 {
+        direct.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped[Int(truncatingIfNeeded: Self.bytes(of: value))] }
     }
 }

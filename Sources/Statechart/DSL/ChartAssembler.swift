@@ -32,7 +32,7 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
         var states: [StateDefinition] = []
         var anyState: [TransitionSpec<State, Event>] = []
         var initial: [String] = []
-        var onStart: [Action] = []
+        var onStart: [ActionBox] = []
         for element in content {
             switch element {
             case .state(let spec):
@@ -73,7 +73,9 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
                 if let t = transition(spec, enclosing: states[i].id, path: chartName) { states[i].transitions.append(t) }
             }
         }
-        return ChartDefinition(name: chartName, initial: initial, states: states, onStart: onStart)
+        var chart = ChartDefinition(name: chartName, initial: initial, states: states)
+        chart.startBoxes = onStart
+        return chart
     }
 
     // MARK: - Elements
@@ -85,7 +87,8 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
         if let initial = spec.initial { definition.initial = [self.id(initial)] }
         if case .history = spec.kind {
             definition.initialTransition = TransitionDefinition(
-                to: spec.historyDefault.map(self.id), actions: wrap(spec.historyAction), location: spec.location)
+                guardBox: nil, to: spec.historyDefault.map(self.id), actionBoxes: wrap(spec.historyAction),
+                location: spec.location)
         }
         if let doneData = spec.doneData {
             let maps = self.maps
@@ -104,15 +107,15 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
             case .invoke(let invoke):
                 addInvoke(invoke, to: &definition)
             case .entry(let action, _):
-                definition.onEntry += wrap(action)
+                definition.entryBoxes += wrap(action)
             case .exit(let action, _):
-                definition.onExit += wrap(action)
+                definition.exitBoxes += wrap(action)
             case .initial(let targets, let action, let location):
                 if definition.initialTransition != nil {
                     fail(.invalidInitial, myPath, location, "state '\(id)' has more than one Initial; keep one")
                 }
-                definition.initialTransition = TransitionDefinition(to: targets.map(self.id), actions: wrap(action),
-                                                                    location: location)
+                definition.initialTransition = TransitionDefinition(guardBox: nil, to: targets.map(self.id),
+                                                                    actionBoxes: wrap(action), location: location)
             }
         }
         return definition
@@ -138,8 +141,8 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
         case .after:
             preconditionFailure("After is expanded by addAfter")
         }
-        return TransitionDefinition(on: events, guard: wrap(spec.guardCondition), to: spec.targets.map(id),
-                                    type: spec.type, actions: wrap(spec.action), location: spec.location)
+        return TransitionDefinition(on: events, guardBox: wrap(spec.guardCondition), to: spec.targets.map(id),
+                                    type: spec.type, actionBoxes: wrap(spec.action), location: spec.location)
     }
 
     /// `After(delay)`: schedule a private event on entry, cancel it on exit, transition on it.
@@ -147,11 +150,11 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
                                    to definition: inout StateDefinition, path: String) {
         afterCount += 1
         let name = "statechart.after.\(afterCount)"
-        definition.onEntry.append { ctx in ctx.send(Statechart.Event(name), after: delay, id: name) }
-        definition.onExit.insert({ ctx in ctx.cancel(sendID: name) }, at: 0)
+        definition.entryBoxes.append(ActionBox { ctx in ctx.send(Statechart.Event(name), after: delay, id: name) })
+        definition.exitBoxes.insert(ActionBox { ctx in ctx.cancel(sendID: name) }, at: 0)
         definition.transitions.append(TransitionDefinition(
-            on: [name], guard: wrap(spec.guardCondition), to: spec.targets.map(id), type: spec.type,
-            actions: wrap(spec.action), location: spec.location))
+            on: [name], guardBox: wrap(spec.guardCondition), to: spec.targets.map(id), type: spec.type,
+            actionBoxes: wrap(spec.action), location: spec.location))
     }
 
     /// `Invoke`: an invocation whose task sends its results as a private event carrying the
@@ -192,7 +195,7 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
             Context(untyped: ctx, maps: maps).raise(delivery.event)
         }
         definition.transitions.append(TransitionDefinition(
-            on: [name], actions: [raiseResult], location: spec.location))
+            on: [name], guardBox: nil, actionBoxes: [ActionBox(raiseResult)], location: spec.location))
     }
 
     // MARK: - Helpers
@@ -212,12 +215,12 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
         return string
     }
 
-    private func wrap(_ action: TypedAction<State, Event>?) -> [Action] {
+    private func wrap(_ action: TypedAction<State, Event>?) -> [ActionBox] {
         guard let action else { return [] }
         return [adapters.action(action, maps)]
     }
 
-    private func wrap(_ condition: TypedGuard<State, Event>?) -> Guard? {
+    private func wrap(_ condition: TypedGuard<State, Event>?) -> GuardBox? {
         guard let condition else { return nil }
         return adapters.condition(condition, maps)
     }

@@ -101,21 +101,23 @@ public final class TypedChart<State: Hashable & Sendable, Event: ChartEvent>: @u
     }
 }
 
-/// Turns typed actions and guards into untyped ones. Made by inlinable code in the caller's
-/// module, so the closures are specialized for the chart's types: calling an action then looks
-/// up no generic metadata (unspecialized generic code would, on every call).
+/// Turns typed actions and guards into untyped ones, boxed. Made by inlinable code in the
+/// caller's module, so the closures are specialized for the chart's types: calling an action
+/// then looks up no generic metadata (unspecialized generic code would, on every call). The
+/// adapters return boxes, not closures: a closure returned through these generic properties
+/// would come back wrapped in reabstraction thunks (see ``ActionBox``).
 @usableFromInline
 struct TypedAdapters<State: Hashable & Sendable, Event: ChartEvent>: Sendable {
-    @usableFromInline let action: @Sendable (@escaping TypedAction<State, Event>, TypedChartMaps<State, Event>) -> Action
-    @usableFromInline let condition: @Sendable (@escaping TypedGuard<State, Event>, TypedChartMaps<State, Event>) -> Guard
+    @usableFromInline let action: @Sendable (@escaping TypedAction<State, Event>, TypedChartMaps<State, Event>) -> ActionBox
+    @usableFromInline let condition: @Sendable (@escaping TypedGuard<State, Event>, TypedChartMaps<State, Event>) -> GuardBox
 
     @inlinable
     init() {
         action = { action, maps in
-            { ctx in action(StateMachine<State, Event>.Context(untyped: ctx, maps: maps)) }
+            ActionBox { ctx in action(StateMachine<State, Event>.Context(untyped: ctx, maps: maps)) }
         }
         condition = { condition, maps in
-            { ctx in condition(StateMachine<State, Event>.Context(untyped: ctx, maps: maps)) }
+            GuardBox { ctx in condition(StateMachine<State, Event>.Context(untyped: ctx, maps: maps)) }
         }
     }
 }

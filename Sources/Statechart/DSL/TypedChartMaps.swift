@@ -100,8 +100,17 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
         index < statesByIndex.count ? statesByIndex[index] : nil
     }
 
-    @inlinable
+    // Always inlined: a guard's `ctx.isActive(.state)` is this and one call of the core. The
+    // direct case (states of at most one byte) stays inline, the others are called.
+    @inlinable @inline(__always)
     func index(of state: State) -> Int? {
+        guard stateKeys.isDirect else { return hashedIndex(of: state) }
+        let index = stateKeys.directID(for: state)
+        return index == .max ? nil : Int(index)
+    }
+
+    @inlinable @inline(never)
+    func hashedIndex(of state: State) -> Int? {
         if stateKeys.isEnabled {
             let index = stateKeys.id(for: state)
             return index == .max ? nil : Int(index)

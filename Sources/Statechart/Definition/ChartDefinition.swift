@@ -47,10 +47,16 @@ public struct ChartDefinition: Sendable {
     public var states: [StateDefinition]
     /// Where the `<scxml>` element is, for imported charts.
     public var location: SourceLocation?
+    /// ``onStart``, boxed (see ``ActionBox``).
+    package var startBoxes: [ActionBox]
+
     /// Content run when the machine starts, before the initial states are entered (the initial
     /// transition's content), e.g. to initialize a datamodel; its raised events are processed
     /// in the first macrostep.
-    public var onStart: [Action]
+    public var onStart: [Action] {
+        get { startBoxes.map(\.run) }
+        set { startBoxes = newValue.map { ActionBox($0) } }
+    }
 
     /// A chart named `name` with top-level `states`.
     public init(name: String = "chart", initial: [String] = [], states: [StateDefinition],
@@ -59,7 +65,7 @@ public struct ChartDefinition: Sendable {
         self.initial = initial
         self.states = states
         self.location = location
-        self.onStart = onStart
+        self.startBoxes = onStart.map { ActionBox($0) }
     }
 }
 
@@ -105,10 +111,10 @@ public struct StateDefinition: Sendable {
     public var children: [StateDefinition]
     /// Outgoing transitions in document order (priority order).
     public var transitions: [TransitionDefinition]
-    /// Executable content run on entry, in order.
-    public var onEntry: [Action]
-    /// Executable content run on exit, in order.
-    public var onExit: [Action]
+    /// ``onEntry``, boxed (see ``ActionBox``).
+    package var entryBoxes: [ActionBox]
+    /// ``onExit``, boxed.
+    package var exitBoxes: [ActionBox]
     /// Started at the end of the macrostep that entered the state, cancelled when it is exited.
     public var invocations: [Invocation]
     /// For final states: computes the data of the `done.state.<parent>` event.
@@ -118,6 +124,18 @@ public struct StateDefinition: Sendable {
 }
 
 extension StateDefinition {
+    /// Executable content run on entry, in order.
+    public var onEntry: [Action] {
+        get { entryBoxes.map(\.run) }
+        set { entryBoxes = newValue.map { ActionBox($0) } }
+    }
+
+    /// Executable content run on exit, in order.
+    public var onExit: [Action] {
+        get { exitBoxes.map(\.run) }
+        set { exitBoxes = newValue.map { ActionBox($0) } }
+    }
+
     /// A state with every part given explicitly.
     public init(_ id: String, kind: Kind = .state, initial: [String] = [],
                 initialTransition: TransitionDefinition? = nil, children: [StateDefinition] = [],
@@ -128,7 +146,8 @@ extension StateDefinition {
         // build the value twice, retaining every array and closure for a copy and releasing
         // them again, on every state of a loaded chart.
         self.init(id: id, kind: kind, initial: initial, initialTransition: initialTransition, children: children,
-                  transitions: transitions, onEntry: onEntry, onExit: onExit, invocations: invocations,
+                  transitions: transitions, entryBoxes: onEntry.map { ActionBox($0) },
+                  exitBoxes: onExit.map { ActionBox($0) }, invocations: invocations,
                   doneData: doneData, location: location)
     }
 
@@ -175,24 +194,43 @@ public enum TransitionType: String, Sendable, Codable {
 public struct TransitionDefinition: Sendable {
     /// Event descriptors; empty for an eventless transition.
     public var events: [String]
-    /// The condition; `nil` means always enabled.
-    public var guardCondition: Guard?
+    /// ``guardCondition``, boxed (see ``GuardBox``).
+    package var guardBox: GuardBox?
     /// Target state ids; empty for a targetless transition.
     public var targets: [String]
     /// External (the default) or internal.
     public var type: TransitionType
-    /// Executable content run when the transition is taken.
-    public var actions: [Action]
+    /// ``actions``, boxed (see ``ActionBox``).
+    package var actionBoxes: [ActionBox]
     /// Where the transition was written, for error messages.
     public var location: SourceLocation?
 }
 
 extension TransitionDefinition {
+    /// The condition; `nil` means always enabled.
+    public var guardCondition: Guard? {
+        get { guardBox?.test }
+        set { guardBox = newValue.map { GuardBox($0) } }
+    }
+
+    /// Executable content run when the transition is taken.
+    public var actions: [Action] {
+        get { actionBoxes.map(\.run) }
+        set { actionBoxes = newValue.map { ActionBox($0) } }
+    }
+
     /// A transition with every part given explicitly.
     public init(on events: [String] = [], guard guardCondition: Guard? = nil, to targets: [String] = [],
                 type: TransitionType = .external, actions: [Action] = [], location: SourceLocation? = nil) {
+        self.init(on: events, guardBox: guardCondition.map { GuardBox($0) }, to: targets, type: type,
+                  actionBoxes: actions.map { ActionBox($0) }, location: location)
+    }
+
+    /// A transition whose guard and actions are already boxed, where their closures were made.
+    package init(on events: [String] = [], guardBox: GuardBox?, to targets: [String] = [],
+                 type: TransitionType = .external, actionBoxes: [ActionBox], location: SourceLocation? = nil) {
         // The memberwise initializer, as in StateDefinition: no copy of the transition is made.
-        self.init(events: events, guardCondition: guardCondition, targets: targets, type: type, actions: actions,
+        self.init(events: events, guardBox: guardBox, targets: targets, type: type, actionBoxes: actionBoxes,
                   location: location)
     }
 

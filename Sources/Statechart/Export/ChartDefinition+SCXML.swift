@@ -54,8 +54,8 @@ extension ChartDefinition {
         if case .state = state.kind, let initial = state.initialTransition {
             element.append(XMLOutputElement("initial", children: [.element(Self.element(initial))]))
         }
-        if !state.onEntry.isEmpty { element.children.append(.comment(closures(state.onEntry.count, "entry action"))) }
-        if !state.onExit.isEmpty { element.children.append(.comment(closures(state.onExit.count, "exit action"))) }
+        if !state.entryBoxes.isEmpty { element.children.append(.comment(closures(state.entryBoxes.count, "entry action"))) }
+        if !state.exitBoxes.isEmpty { element.children.append(.comment(closures(state.exitBoxes.count, "exit action"))) }
         for invocation in state.invocations {
             element.children.append(.comment("invocation '\(invocation.id)': Swift closures, not exported"))
         }
@@ -70,8 +70,8 @@ extension ChartDefinition {
         if !transition.events.isEmpty { element.attribute("event", transition.events.joined(separator: " ")) }
         if !transition.targets.isEmpty { element.attribute("target", transition.targets.joined(separator: " ")) }
         if transition.type == .internal { element.attribute("type", "internal") }
-        if transition.guardCondition != nil { element.children.append(.comment("guard: a Swift closure, not exported")) }
-        if !transition.actions.isEmpty { element.children.append(.comment(closures(transition.actions.count, "action"))) }
+        if transition.guardBox != nil { element.children.append(.comment("guard: a Swift closure, not exported")) }
+        if !transition.actionBoxes.isEmpty { element.children.append(.comment(closures(transition.actionBoxes.count, "action"))) }
         return element
     }
 }

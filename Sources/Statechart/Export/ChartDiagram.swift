@@ -101,7 +101,7 @@ extension ChartDiagram {
     /// ```
     public init(_ definition: ChartDefinition) {
         func transition(_ definition: TransitionDefinition) -> Transition {
-            Transition(events: definition.events, condition: definition.guardCondition == nil ? nil : "guard",
+            Transition(events: definition.events, condition: definition.guardBox == nil ? nil : "guard",
                        targets: definition.targets)
         }
         func state(_ definition: StateDefinition) -> State {

@@ -11,17 +11,21 @@ extension MachineRuntime {
         return ActionContext(coreEvent: event.pointee)
     }
 
+    // Both always inlined into their `@convention(c)` trampolines in `host()`: one frame per
+    // guard or action instead of two.
+    @inline(__always)
     func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
         withCallbackFrame {
             let context = context(event)
-            return guardLists.withFirst(id) { $0(context) }
+            return guardLists.withFirst(id) { $0.test(context) }
         }
     }
 
+    @inline(__always)
     func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
         withCallbackFrame {
             let context = context(event)
-            actionLists.forEach(id) { $0(context) }
+            actionLists.forEach(id) { $0.run(context) }
         }
     }
 

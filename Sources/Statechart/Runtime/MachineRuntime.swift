@@ -28,8 +28,8 @@ final class MachineRuntime {
     /// from the runtime a callback reaches its closure in four dependent loads (lists, start,
     /// box, closure) instead of seven through the chart and its tables, a chain the out-of-order
     /// core cannot overlap (the guarded benchmark's time went mostly to it, in `runAction`).
-    let guardLists: CallbackTable<Guard>.Lists
-    let actionLists: CallbackTable<Action>.Lists
+    let guardLists: CallbackTable<GuardBox>.Lists
+    let actionLists: CallbackTable<ActionBox>.Lists
     /// The core machine: the start of the block this runtime allocates (see `init`), which
     /// also holds the gate's lock.
     @usableFromInline @exclusivity(unchecked) private(set) var core: OpaquePointer!
@@ -433,9 +433,10 @@ final class MachineRuntime {
     /// trampolines of `host()`: there the C functions were not inlined.)
     @inline(__always)
     func withCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
-        var replaced = machine_callback_frame()
-        machine_callback_enter(Unmanaged.passUnretained(self).toOpaque(), &replaced)
-        defer { machine_callback_leave(&replaced) }
+        let replacedMachine = machine_callback_current_machine()
+        let replacedSerial = machine_callback_serial()
+        machine_callback_begin(Unmanaged.passUnretained(self).toOpaque())
+        defer { machine_callback_restore(replacedMachine, replacedSerial) }
         return try body()
     }
 }

@@ -86,17 +86,18 @@ struct SCXMLChartBuilder {
         var definition = made
         let s = state.pointee
         let session = self.session
-        var entry: [Action] = []
+        // Boxed here, where the closures are made (see ActionBox: no reabstraction thunks).
+        var entry: [ActionBox] = []
         if lateBinding, s.datamodelElement != nil {
-            entry.append { ctx in session.initializeLateData(of: s, ctx: ctx) }
+            entry.append(ActionBox { ctx in session.initializeLateData(of: s, ctx: ctx) })
         }
         // Each <onentry>/<onexit> element is its own block: an error stops only that block.
-        for block in s.onEntry { entry.append(action(block.actions, origin: .onEntry(s.id))) }
-        definition.onEntry = entry
-        for block in s.onExit { definition.onExit.append(action(block.actions, origin: .onExit(s.id))) }
+        for block in s.onEntry { entry.append(ActionBox(action(block.actions, origin: .onEntry(s.id)))) }
+        definition.entryBoxes = entry
+        for block in s.onExit { definition.exitBoxes.append(ActionBox(action(block.actions, origin: .onExit(s.id)))) }
         if s.kind == .final && topLevelIDs.contains(s.id) {
             // exitInterpreter: a top-level final's done data goes to the invoking session.
-            definition.onExit.append { ctx in session.returnDoneEvent(from: s, ctx: ctx) }
+            definition.exitBoxes.append(ActionBox { ctx in session.returnDoneEvent(from: s, ctx: ctx) })
         }
         for (index, invoke) in s.invokes.enumerated() {
             let key = "\(s.id)#invoke\(index)"
@@ -154,25 +155,25 @@ struct SCXMLChartBuilder {
 
     private func transition(_ t: UnsafePointer<SCXMLTransition>) -> TransitionDefinition {
         let session = self.session
-        var condition: Guard?
+        var condition: GuardBox?
         if let cond = t.pointee.cond {
             if compilesStateTests, let test = NullExpression(cond)?.staticCondition.flatMap(StateTestCondition.init) {
                 // Resolved once the chart is compiled (SCXMLMachine.init); the null datamodel
                 // has no `_event` to keep current, so nothing else happens per evaluation.
                 session.stateTests.append(test)
-                condition = { _ in test.evaluate { session.isActive(stateIndex: $0) } }
+                condition = GuardBox { _ in test.evaluate { session.isActive(stateIndex: $0) } }
             } else {
-                condition = { ctx in session.condition(cond, ctx: ctx) }
+                condition = GuardBox { ctx in session.condition(cond, ctx: ctx) }
             }
         }
-        var actions: [Action] = []
-        if !t.pointee.actions.isEmpty { actions = [action(t.pointee.actions, origin: nil)] }
+        var actions: [ActionBox] = []
+        if !t.pointee.actions.isEmpty { actions = [ActionBox(action(t.pointee.actions, origin: nil))] }
         // ".*" is the schema's other spelling of "*" (the IRP tests 311 and 312 use it). The
         // document's arrays are used as they are otherwise (shared, not copied).
         var events = t.pointee.events
         if events.contains(".*") { events = events.map { $0 == ".*" ? "*" : $0 } }
-        return TransitionDefinition(on: events, guard: condition, to: t.pointee.targets,
-                                    type: t.pointee.type == .internal ? .internal : .external, actions: actions,
+        return TransitionDefinition(on: events, guardBox: condition, to: t.pointee.targets,
+                                    type: t.pointee.type == .internal ? .internal : .external, actionBoxes: actions,
                                     location: t.pointee.sourceLocation)
     }
 }
