@@ -51,6 +51,10 @@ typedef volatile bool sc_interrupt_flag;
  * eventless_states counts the states of {root} + configuration that have an eventless transition
  * (none: no eventless selection pass), invokes_pending whether invoke_pending may have a bit,
  * atomic_active the active atomic states (1: the configuration is the path down to last_atomic).
+ * These two key the plans of machines whose configurations have more words than a plan's key
+ * holds (sc_plan.h), the only machines that read them; a MASKS replay, which such machines never
+ * make, leaves them as they were (a 24-byte plan has no room for them), so in other machines
+ * they are not kept exact.
  *
  * The files and who calls whom (no cycle):
  *
@@ -118,9 +122,8 @@ struct sc_machine {
      * leaves it set (no count to keep): the next macrostep's end scans, finds none, clears it.
      * A byte, not a 32-bit count: the header 4 bytes smaller (104 B on 64-bit targets). */
     bool invokes_pending;
-    /* (In this order so that a plan's narrower fields are copied in as separate stores: gcc -O2
-     * merged atomic_active and last_atomic into a vector store, 3 instructions more per event.) */
     uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
+    /* Exact in machines keyed by their leaf only (see the layout comment above). */
     uint32_t atomic_active;     /* active atomic states */
     sc_id last_atomic;          /* the atomic state entered last: the leaf when atomic_active == 1 */
     /* Where the arrays of the block are: bytes from the machine (the history index is empty

@@ -10,9 +10,14 @@
 /* Small: a slot is an sc_event (16 bytes, 12 on 32-bit targets), and most charts raise or post
  * a few events per macrostep. Hosts that raise more size the queues in sc_options or grow the
  * internal one from sc_host.queue_full (the Swift runtime does). A silent chart (see
- * chart_is_silent) raises and sends nothing itself: one slot each, for what the host queues. */
+ * chart_is_silent) raises and sends nothing itself: one external slot, for an event the host
+ * posts before sc_machine_run, and no internal one. Nothing in the chart can fill that one (no
+ * content, no done event, no error a host turns into an event), and a host that raises anyway is
+ * refused at once (SC_ERR_QUEUE_FULL from sc_machine_raise; from a callback, from the entry point
+ * too: never a lost event), or grows it from sc_host.queue_full. */
 #define SC_DEFAULT_QUEUE_CAPACITY 8u
-#define SC_SILENT_QUEUE_CAPACITY 1u
+#define SC_SILENT_INTERNAL_CAPACITY 0u
+#define SC_SILENT_EXTERNAL_CAPACITY 1u
 #define SC_DEFAULT_MAX_STEPS 100000u
 
 /* ---- layout ------------------------------------------------------------------------------- */
@@ -78,9 +83,11 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     }
     if (l->history_count) l->history_bit_words = l->words;
     l->atomic_count = atomic < parallel_bound ? atomic : parallel_bound;
-    uint32_t default_cap = chart_is_silent(c) ? SC_SILENT_QUEUE_CAPACITY : SC_DEFAULT_QUEUE_CAPACITY;
-    l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : default_cap;
-    l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : default_cap;
+    bool silent = chart_is_silent(c);
+    uint32_t default_internal = silent ? SC_SILENT_INTERNAL_CAPACITY : SC_DEFAULT_QUEUE_CAPACITY;
+    uint32_t default_external = silent ? SC_SILENT_EXTERNAL_CAPACITY : SC_DEFAULT_QUEUE_CAPACITY;
+    l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : default_internal;
+    l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : default_external;
     if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes(c, l->words));
@@ -297,14 +304,14 @@ static sc_status dispatch_planned(sc_machine *m, sc_plan *plan, sc_event event) 
  * without callbacks, or nothing enabled, with no eventless transition after it) is the whole
  * dispatch, and a MASKS step stores where the next configuration's plans are. */
 static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan_cache *cache, sc_plan *plan, sc_event event) {
-    if (plan->fast == SC_PLAN_FAST_MASKS) {
+    if (plan->mode == SC_PLAN_FAST_MASKS) {
         SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
         SC_PLAN_COUNT(fast_masks);
         sc_plan_apply_masks(m, plan, plan);
-        m->fast_set = sc_plan_set_at(cache, plan->u.masks.next_set);
+        m->fast_set = sc_plan_set_at(cache, plan->x.next_set);
         return SC_OK;
     }
-    if (plan->fast == SC_PLAN_FAST_UNHANDLED) {
+    if (plan->mode == SC_PLAN_FAST_UNHANDLED) {
         SC_PLAN_COUNT(replays[SC_PLAN_UNHANDLED]);
         SC_PLAN_COUNT(fast_unhandled);
         return SC_UNHANDLED;

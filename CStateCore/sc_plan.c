@@ -19,10 +19,10 @@
 
 #if !SC_CONFIG_NO_PLAN_CACHE
 
-_Static_assert(SC_PLAN_MAX_PATH <= 32, "entry_defaults has one bit per entered state");
+_Static_assert(SC_PLAN_MAX_PATH <= 16, "entry_defaults has one bit per entered state");
 _Static_assert(SC_PLAN_MAX_PATH <= SC_PLAN_WALK_ENTRIES, "a WALK step's entries fit the low bits of info");
-_Static_assert(sizeof(sc_plan) == 32, "a plan is 32 bytes: a small chart's machine holds four");
-_Static_assert(SC_PLAN_MAX_KEY_WORDS * 64u <= UINT8_MAX + 1u, "a MASKS step's atomic_active (< states) fits info");
+_Static_assert(sizeof(sc_plan) == 24, "a plan is 24 bytes: a small chart's machine holds four");
+_Static_assert(SC_PLAN_COMPUTE <= SC_PLAN_KIND && (SC_PLAN_FAST & SC_PLAN_KIND) == 0, "a mode is a kind and the fast bit");
 _Static_assert(SC_PLAN_MAX_CANDIDATES <= 8, "group_end has one bit per candidate");
 _Static_assert(sizeof(sc_plan_cache) == 16, "the cache header is 16 bytes (8-aligned plans follow)");
 _Static_assert(sizeof(sc_plan) % sizeof(uint64_t) == 0, "what follows the plans is 8-aligned");
@@ -151,7 +151,7 @@ static bool entry_fits(const sc_state *st) {
 }
 
 /* Configurations with bits: the microstep as the configuration after it, when it fits and made
- * no callback. */
+ * no callback (fills the step of a MASKS kind). */
 static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc_plan *step) {
     const sc_chart *c = m->chart;
     uint64_t exit[SC_PLAN_MAX_KEY_WORDS] = { 0 };
@@ -187,14 +187,12 @@ static bool masks_step(sc_machine *m, const uint64_t *before, uint32_t words, sc
             }
         }
     }
-    /* Charts of at most 256 states: the counters fit (checked all the same: a plan is optional). */
-    if (!quiet || m->eventless_states > UINT16_MAX || m->atomic_active > UINT8_MAX) return false;
-    step->step_mode = SC_PLAN_MASKS;
-    step->u.masks.next_key = words == 1 ? sc_block_configuration(m)[0] : sc_plan_digest(sc_block_configuration(m), words);
-    step->u.masks.next_set = (uint16_t)sc_plan_set_of(sc_plan_cache_of(m), step->u.masks.next_key);
-    step->u.masks.eventless_states = (uint16_t)m->eventless_states;
-    step->u.masks.next_leaf = m->last_atomic;
-    step->info = (uint8_t)m->atomic_active;
+    /* The counter fits a byte but in a chart of 256 states whose every state, and the root, has
+     * an eventless transition (checked: a plan is optional). */
+    if (!quiet || m->eventless_states > UINT8_MAX) return false;
+    step->u.next_key = words == 1 ? sc_block_configuration(m)[0] : sc_plan_digest(sc_block_configuration(m), words);
+    step->x.next_set = (uint16_t)sc_plan_set_of(sc_plan_cache_of(m), step->u.next_key);
+    step->info = (uint8_t)m->eventless_states;
     return true;
 }
 
@@ -209,16 +207,14 @@ static sc_id only_atomic_in(const sc_chart *c, const uint64_t *bits, sc_id d) {
     return found;
 }
 
-/* One transition whose domain holds one active atomic state before and after: the paths. */
+/* One transition whose domain holds one active atomic state before and after: the paths (fills
+ * the step of a WALK kind). */
 static bool walk_step(sc_machine *m, const before_config *before, sc_plan *step) {
     const sc_chart *c = m->chart;
     sc_id index = sc_block_enabled(m)[0].transition, d = sc_block_enabled(m)[0].domain;
     if (d != c->transitions[index].domain) return false;    /* the replay reads it from the chart */
     step->u.walk.transition = index;
-    if (d == SC_NONE) {                 /* targetless: nothing exited or entered */
-        step->step_mode = SC_PLAN_WALK;
-        return true;
-    }
+    if (d == SC_NONE) return true;      /* targetless: nothing exited or entered */
     sc_id leaf = before->bits ? only_atomic_in(c, before->bits, d) : before->leaf;
     sc_id next_leaf = only_atomic_in(c, sc_block_configuration(m), d);
     if (leaf == SC_NONE || next_leaf == SC_NONE) return false;
@@ -252,11 +248,16 @@ static bool walk_step(sc_machine *m, const before_config *before, sc_plan *step)
         for (uint32_t j = 0; j < init->target_count; j++)
             if (c->targets[init->targets_offset + j] > deepest) deepest = c->targets[init->targets_offset + j];
     }
-    step->step_mode = SC_PLAN_WALK;
-    step->u.walk.next_leaf = next_leaf;
-    step->u.walk.leaf = leaf;
-    step->info = (uint8_t)(n | (plain ? SC_PLAN_WALK_PLAIN : 0u));
-    step->u.walk.entry_defaults = defaults;
+    if (before->bits) {
+        /* Keys with bits: at most SC_PLAN_MAX_KEY_WORDS x 64 states, so both fit 16 bits. */
+        step->u.walk.leaves.bits.leaf = (uint16_t)leaf;
+        step->u.walk.leaves.bits.next_leaf = (uint16_t)next_leaf;
+    } else {
+        assert(leaf == before->leaf);   /* the replay reads it from the key */
+        step->u.walk.leaves.next_leaf = next_leaf;
+    }
+    step->info = (uint8_t)(n | (plain ? SC_PLAN_WALK_PLAIN : 0u) | (before->bits ? 0u : SC_PLAN_WALK_LEAF_IS_KEY));
+    step->x.entry_defaults = (uint16_t)defaults;
     return true;
 }
 
@@ -298,25 +299,27 @@ static bool selection_consults_guards(const sc_chart *c, const before_config *be
     return false;
 }
 
-/* How the microstep just taken from `before` (with the transitions in sc_block_enabled(m)) is to be
- * replayed: fills the step fields of `step` (step_mode COMPUTE when it cannot be). */
-static void examine_step(sc_machine *m, const before_config *before, sc_plan *step) {
-    const sc_chart *c = m->chart;
+/* Clears a plan's step fields (a COMPUTE or UNHANDLED step has none). */
+static void clear_step(sc_plan *step) {
     memset(&step->u, 0, sizeof step->u);
     step->info = 0;
-    step->step_mode = SC_PLAN_COMPUTE;
+    memset(&step->x, 0, sizeof step->x);
+}
+
+/* How the microstep just taken from `before` (with the transitions in sc_block_enabled(m)) is to be
+ * replayed: its kind (SC_PLAN_COMPUTE when it cannot be), the step fields of `step` filled. */
+static uint8_t examine_step(sc_machine *m, const before_config *before, sc_plan *step) {
+    const sc_chart *c = m->chart;
+    clear_step(step);
     for (uint32_t k = 0; k < m->enabled_count; k++)
-        if (c->transitions[sc_block_enabled(m)[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) return;
-    if (m->enabled_count == 0) {
-        step->step_mode = SC_PLAN_UNHANDLED;
-    } else if (before->bits && masks_step(m, before->bits, m->words, step)) {
-        /* filled */
-    } else if (m->enabled_count == 1 && !walk_step(m, before, step)) {
-        memset(&step->u, 0, sizeof step->u);
-        step->info = 0;
-        step->step_mode = SC_PLAN_COMPUTE;
-    }
+        if (c->transitions[sc_block_enabled(m)[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) return SC_PLAN_COMPUTE;
+    if (m->enabled_count == 0) return SC_PLAN_UNHANDLED;
+    if (before->bits && masks_step(m, before->bits, m->words, step)) return SC_PLAN_MASKS;
+    clear_step(step);
+    if (m->enabled_count == 1 && walk_step(m, before, step)) return SC_PLAN_WALK;
     /* else: callbacks in several regions, not replayable state by state */
+    clear_step(step);
+    return SC_PLAN_COMPUTE;
 }
 
 /* The slot (key, event) is kept in: its own, or a free or the oldest way of its set. */
@@ -340,16 +343,15 @@ static void record(sc_machine *m, const before_config *before, uint64_t key, sc_
     plan.key = key;
     plan.event = event;
     if (!selection_consults_guards(m->chart, before, event)) {
-        examine_step(m, before, &plan);
-        plan.mode = plan.step_mode;
+        plan.mode = examine_step(m, before, &plan);
         /* The configuration after the step has no eventless transition (eventless_states is a
          * function of the configuration): the replay is the whole macrostep. */
-        if (m->eventless_states == 0 && plan.mode == SC_PLAN_MASKS) plan.fast = SC_PLAN_FAST_MASKS;
-        if (m->eventless_states == 0 && plan.mode == SC_PLAN_UNHANDLED) plan.fast = SC_PLAN_FAST_UNHANDLED;
+        if (m->eventless_states == 0 && (plan.mode == SC_PLAN_MASKS || plan.mode == SC_PLAN_UNHANDLED))
+            plan.mode |= SC_PLAN_FAST;
     } else if (find_candidates(m->chart, before, event, &candidates)) {
-        plan.mode = SC_PLAN_GUARDED;    /* step.mode 0: no step yet */
+        plan.mode = SC_PLAN_GUARDED;    /* candidates.step_mode 0: no step yet */
     } else {
-        plan.mode = plan.step_mode = SC_PLAN_COMPUTE;
+        plan.mode = SC_PLAN_COMPUTE;
     }
     sc_plan_cache *cache = sc_plan_cache_of(m);
     sc_plan *slot = slot_for(m, key, event);
@@ -361,23 +363,27 @@ static void record(sc_machine *m, const before_config *before, uint64_t key, sc_
     }
 }
 
-/* Copies the step of plan `from` (step_mode, info, u) into plan `to`. */
+/* Copies the step fields of plan `from` (info, u, x) into plan `to`; its kind is the caller's. */
 static void copy_step(sc_plan *to, const sc_plan *from) {
-    to->step_mode = from->step_mode;
     to->info = from->info;
     to->u = from->u;
+    to->x = from->x;
 }
 
-/* Replays the WALK step of p (UNHANDLED: nothing to do): the callbacks of sc_step_exit_state and
- * sc_step_enter_state, in their order; a plain step changes the configuration bits and
- * last_atomic itself (the only counter it changes; the host cannot read it). */
+/* Replays the WALK step of p: the callbacks of sc_step_exit_state and sc_step_enter_state, in
+ * their order; a plain step changes the configuration bits and last_atomic itself (the only
+ * counter it changes; the host cannot read it). */
 static void replay(sc_machine *m, const sc_plan *p, const sc_event *event) {
     const sc_chart *c = m->chart;
-    if (p->step_mode == SC_PLAN_UNHANDLED) return;
     sc_id t = p->u.walk.transition, d = c->transitions[t].domain;
     bool plain = (p->info & SC_PLAN_WALK_PLAIN) != 0;
+    sc_id leaf = p->u.walk.leaves.bits.leaf, next_leaf = p->u.walk.leaves.bits.next_leaf;
+    if (p->info & SC_PLAN_WALK_LEAF_IS_KEY) {
+        leaf = (sc_id)p->key;
+        next_leaf = p->u.walk.leaves.next_leaf;
+    }
     if (d != SC_NONE) {
-        for (sc_id s = p->u.walk.leaf; s != d; s = c->states[s].parent) {
+        for (sc_id s = leaf; s != d; s = c->states[s].parent) {
             if (!plain) {
                 sc_step_exit_state(m, s, event);
                 continue;
@@ -395,10 +401,10 @@ static void replay(sc_machine *m, const sc_plan *p, const sc_event *event) {
     sc_id path[SC_PLAN_MAX_PATH];
     const uint32_t entries = p->info & SC_PLAN_WALK_ENTRIES;
     uint32_t n = entries;
-    if (n == 1) path[0] = p->u.walk.next_leaf;
-    else for (sc_id s = p->u.walk.next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
+    if (n == 1) path[0] = next_leaf;
+    else for (sc_id s = next_leaf; n > 0; s = c->states[s].parent) path[--n] = s;
     for (uint32_t i = 0; i < entries; i++) {
-        bool by_default = (p->u.walk.entry_defaults >> i) & 1u;
+        bool by_default = (p->x.entry_defaults >> i) & 1u;
         if (!plain) {
             sc_step_enter_state(m, path[i], by_default, event);
             continue;
@@ -412,7 +418,7 @@ static void replay(sc_machine *m, const sc_plan *p, const sc_event *event) {
             if (a != SC_NONE) m->host->action(m->host->context, m, a, event);
         }
     }
-    if (plain) m->last_atomic = p->u.walk.next_leaf;
+    if (plain) m->last_atomic = next_leaf;
 }
 
 /* selectTransitions from a GUARDED plan's candidates: their guards, called as the algorithm calls
@@ -476,28 +482,30 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
         m->enabled_count = 0;
         return false;
     }
-    if (step.step_mode != 0 && candidates.choice == choice && cached->key == key) {
+    if (candidates.step_mode != 0 && candidates.choice == choice && cached->key == key) {
         SC_PLAN_COUNT(guarded_outcomes);
-        SC_PLAN_COUNT(replays[step.step_mode]);
-        if (step.step_mode == SC_PLAN_MASKS) {
+        SC_PLAN_COUNT(replays[candidates.step_mode]);
+        if (candidates.step_mode == SC_PLAN_MASKS) {
             sc_plan_apply_masks(m, cached, &step);
             return true;
         }
-        if (step.step_mode == SC_PLAN_COMPUTE) {
-            fill_enabled(m, &candidates, choice);
-            return sc_step_take_selected(m, event);
+        if (candidates.step_mode == SC_PLAN_WALK) {
+            replay(m, &step, event);
+            return true;
         }
-        replay(m, &step, event);
-        return true;
+        /* COMPUTE (an UNHANDLED step is never recorded here: a choice enables a transition) */
+        fill_enabled(m, &candidates, choice);
+        return sc_step_take_selected(m, event);
     }
     fill_enabled(m, &candidates, choice);
     before_config before = save_before(m, cache, &key);
     bool handled = sc_step_take_selected(m, event);
     sc_plan recorded;
-    examine_step(m, &before, &recorded);
+    uint8_t kind = examine_step(m, &before, &recorded);
     /* Kept in the plan's slot if the plan is still there (a callback may have cleared it). */
     if (cached->key == key && cached->event == event->id && cached->mode == SC_PLAN_GUARDED) {
         copy_step(cached, &recorded);
+        sc_plan_candidates_of(cache, cached)->step_mode = kind;
         sc_plan_candidates_of(cache, cached)->choice = choice;
         if (cache->key_words)
             memcpy(sc_plan_words(cache, cached) + cache->key_words, sc_block_configuration(m), cache->key_words * sizeof(uint64_t));
@@ -506,21 +514,24 @@ static bool take_guarded(sc_machine *m, sc_plan *cached, uint64_t key, const sc_
 }
 
 bool sc_plan_replay(sc_machine *m, sc_plan *cached, const sc_event *event) {
-    SC_PLAN_COUNT(replays[cached->mode]);
-    switch (cached->mode) {
+    const uint8_t kind = cached->mode & SC_PLAN_KIND;
+    SC_PLAN_COUNT(replays[kind]);
+    switch (kind) {
+    case SC_PLAN_UNHANDLED:
+        return false;
     case SC_PLAN_MASKS:
         sc_plan_apply_masks(m, cached, cached);
         return true;
-    case SC_PLAN_COMPUTE:
-        return sc_step_external_microstep(m, event);
     case SC_PLAN_GUARDED:
         return take_guarded(m, cached, cached->key, event);
-    default: {
+    case SC_PLAN_WALK: {
         /* A copy: a callback may change the observers (sc_machine_set_host), which clears the cache. */
         const sc_plan step = *cached;
         replay(m, &step, event);
-        return step.step_mode != SC_PLAN_UNHANDLED;
+        return true;
     }
+    default:
+        return sc_step_external_microstep(m, event);    /* COMPUTE */
     }
 }
 

@@ -52,55 +52,70 @@
  */
 #define SC_PLAN_WAYS 4u       /* a configuration's plans share one set of 4 ways */
 #define SC_PLAN_MAX_SETS 4u   /* fewer when the chart has fewer (configuration, event) pairs */
-#define SC_PLAN_MAX_PATH 32u  /* a WALK step enters at most this many states (entry_defaults' bits) */
+#define SC_PLAN_MAX_PATH 16u  /* a WALK step enters at most this many states (entry_defaults' bits) */
 #define SC_PLAN_MAX_KEY_WORDS 4u    /* multi-word plans: charts of up to 256 states */
 #define SC_PLAN_MAX_CANDIDATES 4u
 
-/* In this order: sc_machine_dispatch replays the first two itself, the others need the algorithm. */
+/* The kinds of plan and of step (sc_plan.mode & SC_PLAN_KIND). In this order: sc_machine_dispatch
+ * replays the first two itself, the others need the algorithm. */
 enum { SC_PLAN_UNHANDLED = 1, SC_PLAN_MASKS = 2, SC_PLAN_WALK = 3, SC_PLAN_GUARDED = 4, SC_PLAN_COMPUTE = 5 };
+#define SC_PLAN_KIND 0x7u
 
-/* sc_plan.fast: a plan that, replayed, completes the macrostep by itself (no callback, nothing
- * left to do after it: no eventless transition in the configuration it leaves), so
- * sc_machine_dispatch's fast path returns right after it. */
-enum { SC_PLAN_SLOW = 0, SC_PLAN_FAST_MASKS = 1, SC_PLAN_FAST_UNHANDLED = 2 };
+/* Added to the mode of a MASKS or UNHANDLED plan that, replayed, completes the macrostep by itself
+ * (no callback, nothing left to do after it: no eventless transition in the configuration it
+ * leaves), so sc_machine_dispatch's fast path returns right after it: one byte tested for both
+ * facts (a byte of its own would not fit a 24-byte plan). */
+#define SC_PLAN_FAST 0x8u
+enum { SC_PLAN_FAST_UNHANDLED = SC_PLAN_UNHANDLED | SC_PLAN_FAST, SC_PLAN_FAST_MASKS = SC_PLAN_MASKS | SC_PLAN_FAST };
 
-/* sc_plan.info of a WALK step: the number of states it enters (bits 0-6) and whether it is plain
- * (bit 7): no state on its paths has invocations or an eventless transition, so the replay sets
- * the configuration bits itself and no counter but last_atomic changes. */
-#define SC_PLAN_WALK_ENTRIES 0x7Fu
+/* sc_plan.info of a WALK step: the number of states it enters (bits 0-4), whether the state it
+ * leaves is the plan's key (bit 6: machines keyed by their only active atomic state; else both
+ * leaves are 16-bit, see sc_plan.u.walk), and whether it is plain (bit 7): no
+ * state on its paths has invocations or an eventless transition, so the replay sets the
+ * configuration bits itself and no counter but last_atomic changes. */
+#define SC_PLAN_WALK_ENTRIES 0x1Fu
+#define SC_PLAN_WALK_LEAF_IS_KEY 0x40u
 #define SC_PLAN_WALK_PLAIN 0x80u
 
 /*
- * A plan: its key (configuration, event) and the step that replays it, in 32 bytes, four of them
- * in a machine of a small chart: every field is as narrow as the steps that use it allow. MASKS
- * steps exist only for keys with bits (at most SC_PLAN_MAX_KEY_WORDS x 64 = 256 states), so
- * their counters fit 8 and 16 bits and their next set 16 (the cache is at most a few KB); WALK
- * steps serve any chart, so their ids stay 32-bit, and the transition's domain is read from the
- * chart rather than kept (a WALK step's transition never has a dynamic domain).
+ * A plan: its key (configuration, event) and the step that replays it, in 24 bytes, four of them
+ * in a machine of a small chart: every field is as narrow as the steps that use it allow, and a
+ * step keeps nothing the machine can find otherwise.
  *
- * The step (step_mode, info, u) is also a GUARDED plan's "step of the candidates last
- * chosen" (step_mode 0: none yet); sc_plan_copy_step moves one between plans.
+ *   MASKS steps exist only for keys with bits (at most SC_PLAN_MAX_KEY_WORDS x 64 = 256 states):
+ *   their counter fits a byte and their next set 16 bits (the cache is at most a few KB). They
+ *   keep no atomic_active and last_atomic: only machines keyed by their leaf read those, and such
+ *   machines have no MASKS steps (sc_internal.h).
+ *   WALK steps serve any chart, so their transition stays 32-bit; its domain is read from the
+ *   chart (a WALK step's transition never has a dynamic domain), and the state the step leaves is
+ *   the key in machines keyed by their leaf, else kept in 16 bits with the state it enters last.
+ *
+ * The step (info, u, x) is also a GUARDED plan's "step of the candidates last chosen", whose kind
+ * is then kept with the candidates (sc_plan_candidates.step_mode; 0: none yet); copy_step in
+ * sc_plan.c moves one between plans.
  */
 typedef struct sc_plan {
     uint64_t key;               /* the configuration's key (see above); 0 marks an empty slot */
-    sc_id event;                /* key */
-    uint8_t mode;               /* SC_PLAN_*: step_mode, or GUARDED */
-    uint8_t fast;               /* SC_PLAN_FAST_* or SC_PLAN_SLOW */
-    uint8_t step_mode;          /* how to replay the step: UNHANDLED, MASKS, WALK or COMPUTE */
-    uint8_t info;               /* MASKS: atomic_active after it; WALK: SC_PLAN_WALK_* bits */
     union {
+        uint64_t next_key;      /* MASKS: the key after it (for one word: the configuration) */
         struct {
-            uint64_t next_key;          /* the key after it (for one word: the configuration) */
-            uint16_t next_set;          /* sc_plan_set_of(next_key): where the next plans are */
-            uint16_t eventless_states;  /* the counter after the microstep */
-            sc_id next_leaf;            /* the atomic state entered last */
-        } masks;
-        struct {
-            uint32_t entry_defaults;    /* bit i: the i-th state entered is entered by default */
-            sc_id leaf, transition;
-            sc_id next_leaf;            /* the atomic state entered last */
+            sc_id transition;
+            /* The atomic states it leaves and enters last (the only ones in the domain before and
+             * after): the one left is the key in machines keyed by their leaf, whose states need
+             * 32 bits; machines keyed by bits have at most 256 states, so both fit 16 bits. */
+            union {
+                sc_id next_leaf;                                /* SC_PLAN_WALK_LEAF_IS_KEY */
+                struct { uint16_t leaf, next_leaf; } bits;      /* else */
+            } leaves;
         } walk;
     } u;
+    sc_id event;                /* key */
+    uint8_t mode;               /* SC_PLAN_* (a kind, GUARDED included), + SC_PLAN_FAST */
+    uint8_t info;               /* MASKS: eventless_states after it; WALK: SC_PLAN_WALK_* bits */
+    union {
+        uint16_t next_set;          /* MASKS: sc_plan_set_of(next_key): where the next plans are */
+        uint16_t entry_defaults;    /* WALK: bit i: the i-th state entered is entered by default */
+    } x;
 } sc_plan;
 
 /* After each plan, in machines of charts with guards: the candidates of a GUARDED plan. */
@@ -108,8 +123,9 @@ typedef struct sc_plan_candidates {
     sc_id transition[SC_PLAN_MAX_CANDIDATES];
     uint8_t count;
     uint8_t group_end;          /* bit i: candidate i is the last its atomic state tests */
-    uint16_t reserved;
-    uint32_t choice;            /* the candidates chosen when `step` was recorded, a bit each */
+    uint8_t step_mode;          /* the kind of the plan's step (SC_PLAN_*), 0 while it has none */
+    uint8_t reserved;
+    uint32_t choice;            /* the candidates chosen when the step was recorded, a bit each */
 } sc_plan_candidates;
 
 /*
@@ -266,16 +282,15 @@ static inline sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_id e
 }
 
 /* Applies the MASKS step of `step` (a plan, or a copy of one) found as plan p: the configuration,
- * its counters and the key; no callback. */
+ * eventless_states and the key; no callback (atomic_active and last_atomic are not kept: see
+ * sc_plan). */
 static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan *step) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     if (cache->key_words) sc_plan_apply_words(m, p);
-    else sc_block_configuration(m)[0] = step->u.masks.next_key;
-    cache->key = step->u.masks.next_key;
-    cache->set = step->u.masks.next_set;
-    m->eventless_states = step->u.masks.eventless_states;
-    m->atomic_active = step->info;
-    m->last_atomic = step->u.masks.next_leaf;
+    else sc_block_configuration(m)[0] = step->u.next_key;
+    cache->key = step->u.next_key;
+    cache->set = step->x.next_set;
+    m->eventless_states = step->info;
 }
 
 /* sc_step_complete, then the key of the configuration it leaves. sc_step_complete's own test

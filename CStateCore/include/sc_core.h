@@ -35,7 +35,7 @@
  * core):
  *
  *   SC_CONFIG_NO_PLAN_CACHE=1   leave the microstep plan cache out (sc_plan.c): each machine is
- *                               up to 528 bytes smaller (912 for a chart with guards, 144 for a
+ *                               up to 400 bytes smaller (784 for a chart with guards, 112 for a
  *                               chart as small as a turnstile) and the code about 5 KB smaller
  *                               (Cortex-M3, -Os); every external event then
  *                               runs the algorithm in full, with the same behaviour and callbacks.
@@ -191,10 +191,11 @@ typedef struct sc_chart {
  * sc_chart.flags: the chart's executable content never queues an event on the machine running
  * it: the host's action (and guard) callbacks never call sc_machine_raise(), sc_machine_post()
  * or sc_machine_dispatch() for this chart's machines. The core then gives its machines the
- * default queues of a silent chart (see sc_options): 1 + 1 slots instead of 8 + 8, 224 bytes
- * less per machine on a 64-bit target. It changes only those defaults: a host that queues
- * more than a slot anyway gets SC_ERR_QUEUE_FULL (or grows the queue from sc_host.queue_full),
- * never a lost event. `statechart generate c` sets it for documents whose generated guards and
+ * default queues of a silent chart (see sc_options): no internal slot and one external one
+ * instead of 8 + 8, 240 bytes less per machine on a 64-bit target. It changes only those
+ * defaults: a host that raises anyway, or posts more than a slot, gets SC_ERR_QUEUE_FULL (or
+ * grows the internal queue from sc_host.queue_full), never a lost event (from a callback the
+ * entry point returns it too). `statechart generate c` sets it for documents whose generated guards and
  * actions are all empty (their content would be C that may raise error.execution):
  *
  *     const sc_chart turnstile_chart = { ..., .flags = SC_CHART_QUIET_CONTENT };
@@ -311,17 +312,20 @@ typedef struct sc_host {
 
 /**
  * Sizes of a machine. Each queue slot is one sc_event (16 bytes; 12 on 32-bit targets). The
- * defaults are small, for firmware: 8 + 8 slots, or 1 + 1 for a silent chart, one that queues
- * nothing by itself (no executable content, where <raise> and <send> live, or content that
- * queues nothing: SC_CHART_QUIET_CONTENT; no done events, invocations or history states): its
- * queues hold only what the host raises or posts, one event each before a full queue's
- * SC_ERR_QUEUE_FULL (sc_machine_raise, sc_machine_post). A chart
+ * defaults are small, for firmware: 8 + 8 slots, or for a silent chart, one that queues nothing
+ * by itself (no executable content, where <raise> and <send> live, or content that queues
+ * nothing: SC_CHART_QUIET_CONTENT; no done events, invocations or history states), no internal
+ * slot and one external one: nothing in the chart raises, and the external slot takes one event
+ * the host posts before sc_machine_run(). A host that raises into a silent chart's machine
+ * anyway gets SC_ERR_QUEUE_FULL from sc_machine_raise() (from a callback, from the entry point
+ * running the macrostep too), unless it grows the queue from sc_host.queue_full or asks for
+ * slots here. A chart
  * that raises more events in one macrostep than the internal queue holds needs a larger
  * capacity here, or a host that grows the queue from sc_host.queue_full; nothing is dropped
  * either way (SC_ERR_QUEUE_FULL).
  */
 typedef struct sc_options {
-    uint32_t internal_queue_capacity;   /**< 0: 8 (a silent chart: 1) */
+    uint32_t internal_queue_capacity;   /**< 0: 8 (a silent chart: none) */
     uint32_t external_queue_capacity;   /**< 0: 8 (a silent chart: 1); SC_QUEUE_NONE: no external queue */
     uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
     uint32_t flags;                     /**< SC_MACHINE_* bits; 0: none (any other bit:

@@ -635,11 +635,54 @@ static void test_plans_keep_initial_content(void) {
     }
 }
 
+/* A chart of more than 256 states keys its plans by the only active atomic state (the leaf), and
+ * a WALK plan keeps no 32-bit state it leaves (a plan is 24 bytes): the replay takes it from the
+ * key. Replayed WALK steps, exits, transition content, a default entry with <initial> content
+ * and entries, must trace exactly as the first, computed, microsteps did.
+ *
+ *   P: Q (q1, q2), R (r1; <initial> with content)    q1, q2 --go--> R    r1 --back--> q2
+ *   F: f0 .. f299 (never entered; only there to make 308 states, five configuration words) */
+static void test_leaf_keyed_walk_plans_replay_from_the_key(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_COMPOUND, "P");
+    cb_state(b, "P", SC_COMPOUND, "Q");
+    cb_state(b, "Q", SC_ATOMIC, "q1");
+    cb_state(b, "Q", SC_ATOMIC, "q2");
+    cb_state(b, "P", SC_COMPOUND, "R");
+    cb_state(b, "R", SC_ATOMIC, "r1");
+    cb_initial(b, "R", "r1", true);
+    cb_state(b, NULL, SC_COMPOUND, "F");
+    char name[16];
+    for (int i = 0; i < 300; i++) {
+        snprintf(name, sizeof name, "f%d", i);
+        cb_state(b, "F", SC_ATOMIC, name);
+    }
+    cb_trans(b, "q1", "go", "R", 0, NULL, "tgo1");
+    cb_trans(b, "q2", "go", "R", 0, NULL, "tgo2");
+    cb_trans(b, "r1", "back", "q2", 0, NULL, "tback");
+    MACHINE(h, b, NULL);
+    EXPECT_EQ_U(sc_machine_configuration_words(h->m), 5);
+    START(h, SC_OK, "enter:P enter:Q enter:q1", "P Q q1");
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+    sc_plan_stats before = sc_plan_counters;
+#endif
+    STEP(h, "go", SC_OK, "exit:q1 exit:Q take:tgo1 enter:R init:R enter:r1", "P R r1");
+    for (int round = 0; round < 3; round++) {       /* from the second round on, both are replayed */
+        STEP(h, "back", SC_OK, "exit:r1 exit:R take:tback enter:Q enter:q2", "P Q q2");
+        STEP(h, "go", SC_OK, "exit:q2 exit:Q take:tgo2 enter:R init:R enter:r1", "P R r1");
+    }
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+    EXPECT_EQ_U(sc_plan_counters.replays[SC_PLAN_WALK] - before.replays[SC_PLAN_WALK], 4);
+    EXPECT_EQ_U(sc_plan_counters.multiword_replays - before.multiword_replays, 0);
+#endif
+}
+
 const test_case differential_tests[] = {
     TEST(test_differential_random_charts_vs_reference_model),
     TEST(test_plans_replay_like_the_reference_model),
     TEST(test_multiword_plans_replay_like_the_reference_model),
     TEST(test_plans_keep_initial_content),
+    TEST(test_leaf_keyed_walk_plans_replay_from_the_key),
     TEST(test_no_plans_machine_traces_like_a_planned_one),
     TEST(test_set_host_observers_see_cached_microsteps),
     TEST(test_set_host_inside_a_replayed_microstep),

@@ -36,8 +36,8 @@ public struct CGeneratedFiles: Sendable {
     public var warnings: [SCXMLDiagnostic] = []
     /// `sc_chart.flags` of the generated chart: `SC_CHART_QUIET_CONTENT` when its guards and
     /// actions are all empty C (no `<raise>`, `<send>`, nor content that could raise
-    /// `error.execution`), so its machines get the core's silent queue defaults (1 + 1 slots);
-    /// else 0.
+    /// `error.execution`), so its machines get the core's silent queue defaults (no internal
+    /// slot, one external); else 0.
     public var chartFlags: UInt32 = 0
 
     /// The files as (file name, contents), in the order they are written.

@@ -91,7 +91,7 @@ extern const sc_options microwave_options;
  * &microwave_options) on the host that generated this file; a 32-bit target, with smaller
  * pointers, needs no more, and sc_machine_init() refuses a block that is too small.
  */
-#define microwave_MACHINE_SIZE ((size_t)1304u)
+#define microwave_MACHINE_SIZE ((size_t)1176u)
 
 /** sc_event.flags of the events the chart sends to itself (<send> without delay). */
 #define microwave_SENT_FLAG 0x1u
