@@ -88,7 +88,8 @@ extension StateMachine {
         /// Whether `state` is in the current configuration (SCXML `In()`).
         ///
         /// - Complexity: O(1); for a payload-free enum of states a table lookup by its bytes.
-        @inlinable
+        // Always inlined into the guard: a call of its own cost a frame per test.
+        @inlinable @inline(__always)
         public func isActive(_ state: State) -> Bool {
             let runtime = untyped.liveRuntimeAddress        // before the maps, which may be gone
             // Borrowed: loading the unowned(unsafe) reference retained and released it.
