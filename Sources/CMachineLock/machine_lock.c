@@ -6,6 +6,8 @@
 #endif
 #include "machine_lock.h"
 
+_Thread_local char machine_lock_thread_tag __attribute__((tls_model("initial-exec")));
+
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sys/syscall.h>
