@@ -2,8 +2,8 @@ import CStateCore
 
 /// The typed layer's access to the configuration by state index, so `StateMachine.Context`'s
 /// `isActive` can be inlined into (and specialized for) the caller's state type: a guard then
-/// tests a state with the context's check, a table load and one call of the core, with no
-/// hashing and nothing retained.
+/// tests a state with the context's check, a table load and a bit of the configuration, with
+/// no call, no hashing and nothing retained.
 extension ActionContext {
     /// Whether the state at `index` (document order, as compiled) is active.
     @inlinable @inline(__always)
@@ -15,7 +15,6 @@ extension ActionContext {
     /// got from ``liveRuntimeAddress``.
     @inlinable @inline(__always)
     static func isActive(stateIndex index: Int, runtimeAt address: UnsafeMutableRawPointer) -> Bool {
-        let core = Unmanaged<MachineRuntime>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.core }
-        return sc_machine_is_active(core, sc_id(index))
+        Unmanaged<MachineRuntime>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.isActive(index: index) }
     }
 }

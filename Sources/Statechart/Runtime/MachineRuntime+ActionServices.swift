@@ -20,11 +20,16 @@ extension MachineRuntime {
 
     func isActive(_ id: String) -> Bool {
         guard let index = chart.stateIndex[id] else { return false }
-        return sc_machine_is_active(core, sc_id(index))
+        return isActive(index: index)
     }
 
+    /// Whether the state at `index`, an index of this machine's chart, is active: its bit in
+    /// the core's configuration (see ``configuration``).
+    @inlinable @inline(__always)
     func isActive(index: Int) -> Bool {
-        sc_machine_is_active(core, sc_id(index))
+        // No range check: every caller's index comes from the chart's own tables (the typed
+        // maps, the SCXML state tests, `chart.stateIndex`).
+        return configuration[index &>> 6] &>> UInt64(index & 63) & 1 != 0
     }
 
     /// Indices of the active states in document order (atomic ones only when `atomicOnly`).
