@@ -17,18 +17,35 @@ extension StateMachine {
     public struct Context {
         /// The untyped context underneath (event names, raw payloads, untyped sends).
         public let untyped: ActionContext
-        // Unretained: the chart owns the actions, which capture the maps, and the chart lives
-        // while its machine runs them. A kept context may outlive both, so every member checks
-        // that the context is live (`ActionContext.checkLive`) before it reads the maps.
-        // Holding them strongly cost a retain and a release per guard or action.
-        @usableFromInline unowned(unsafe) let maps: TypedChartMaps<State, Event>
+        // The only stored property: the chart's maps travel in the untyped context
+        // (`ActionContext.typedMaps`), so this context is laid out and passed exactly as the
+        // untyped one and the dispatch path calls a typed callback as an untyped one, without an
+        // adapter closure (`TypedCallbackABI`). A stored property added here breaks that.
 
-        // Inlinable: contexts are made in code specialized for your types (see TypedChart's
-        // initializer), so no generic metadata is looked up on each action call.
+        /// Whether this context is the untyped one alone (`TypedCallbackABI` relies on it).
+        @usableFromInline
+        static var layoutMatchesUntyped: Bool {
+            MemoryLayout<Self>.size == MemoryLayout<ActionContext>.size
+                && MemoryLayout<Self>.stride == MemoryLayout<ActionContext>.stride
+                && MemoryLayout<Self>.alignment == MemoryLayout<ActionContext>.alignment
+        }
+
         @inlinable @inline(__always)
         init(untyped: ActionContext, maps: TypedChartMaps<State, Event>) {
-            self.untyped = untyped
-            self.maps = maps
+            self.untyped = untyped.carrying(typedMaps: UnsafeRawPointer(Unmanaged.passUnretained(maps).toOpaque()))
+        }
+
+        /// The chart's maps. Unretained: the chart's boxes keep them, and the chart lives while
+        /// its machine runs them. A kept context may outlive both, so every member checks that
+        /// the context is live (`ActionContext.checkLive`) before it reads the maps.
+        @inlinable
+        var maps: TypedChartMaps<State, Event> {
+            @inline(__always) get { mapsReference.takeUnretainedValue() }
+        }
+
+        @inlinable
+        var mapsReference: Unmanaged<TypedChartMaps<State, Event>> {
+            @inline(__always) get { Unmanaged.fromOpaque(untyped.typedMaps.unsafelyUnwrapped) }
         }
 
         /// The event being processed, or `nil` for eventless transitions, the initial entry,
@@ -93,7 +110,7 @@ extension StateMachine {
         public func isActive(_ state: State) -> Bool {
             let runtime = untyped.liveRuntimeAddress        // before the maps, which may be gone
             // Borrowed: loading the unowned(unsafe) reference retained and released it.
-            let found = Unmanaged.passUnretained(maps)._withUnsafeGuaranteedRef { $0.index(of: state) }
+            let found = mapsReference._withUnsafeGuaranteedRef { $0.index(of: state) }
             guard let index = found else { return false }
             return ActionContext.isActive(stateIndex: index, runtimeAt: runtime)
         }

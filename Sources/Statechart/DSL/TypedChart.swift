@@ -113,11 +113,7 @@ struct TypedAdapters<State: Hashable & Sendable, Event: ChartEvent>: Sendable {
 
     @inlinable
     init() {
-        action = { action, maps in
-            ActionBox { ctx in action(StateMachine<State, Event>.Context(untyped: ctx, maps: maps)) }
-        }
-        condition = { condition, maps in
-            GuardBox { ctx in condition(StateMachine<State, Event>.Context(untyped: ctx, maps: maps)) }
-        }
+        action = { action, maps in ActionBox(typed: action, maps: maps) }
+        condition = { condition, maps in GuardBox(typed: condition, maps: maps) }
     }
 }

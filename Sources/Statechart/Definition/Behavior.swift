@@ -92,12 +92,31 @@ public struct ActionContext {
     /// The core's view of the event (interned id and payload slot), so typed layers can map it
     /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.
     @usableFromInline let coreEvent: sc_event
+    /// The typed chart's maps (a `TypedChartMaps`, unretained: its chart keeps it) when the
+    /// callback is a typed chart's, else nil: a typed context (``StateMachine/Context``) is this
+    /// context alone, so the dispatch path calls a typed callback without building another
+    /// (see ``ActionBox``). Read only once the context is known to be live.
+    @usableFromInline let typedMaps: UnsafeRawPointer?
 
     /// A context for the callback running now on this thread, in the frame
     /// `MachineRuntime.withCallbackFrame` opened for it.
-    init(coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0)) {
+    init(coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0), typedMaps: UnsafeRawPointer? = nil) {
         self.serial = machine_callback_serial()
         self.coreEvent = coreEvent
+        self.typedMaps = typedMaps
+    }
+
+    /// This context, for a callback whose contexts carry `typedMaps` (its box's).
+    @inlinable @inline(__always)
+    func carrying(typedMaps: UnsafeRawPointer?) -> ActionContext {
+        ActionContext(serial: serial, coreEvent: coreEvent, typedMaps: typedMaps)
+    }
+
+    @inlinable @inline(__always)
+    init(serial: UInt64, coreEvent: sc_event, typedMaps: UnsafeRawPointer?) {
+        self.serial = serial
+        self.coreEvent = coreEvent
+        self.typedMaps = typedMaps
     }
 
     /// The address of the runtime running this context's callback, which is the one running on

@@ -54,7 +54,7 @@ public struct ChartDefinition: Sendable {
     /// transition's content), e.g. to initialize a datamodel; its raised events are processed
     /// in the first macrostep.
     public var onStart: [Action] {
-        get { startBoxes.map(\.run) }
+        get { startBoxes.map(\.action) }
         set { startBoxes = newValue.map { ActionBox($0) } }
     }
 
@@ -126,13 +126,13 @@ public struct StateDefinition: Sendable {
 extension StateDefinition {
     /// Executable content run on entry, in order.
     public var onEntry: [Action] {
-        get { entryBoxes.map(\.run) }
+        get { entryBoxes.map(\.action) }
         set { entryBoxes = newValue.map { ActionBox($0) } }
     }
 
     /// Executable content run on exit, in order.
     public var onExit: [Action] {
-        get { exitBoxes.map(\.run) }
+        get { exitBoxes.map(\.action) }
         set { exitBoxes = newValue.map { ActionBox($0) } }
     }
 
@@ -209,13 +209,13 @@ public struct TransitionDefinition: Sendable {
 extension TransitionDefinition {
     /// The condition; `nil` means always enabled.
     public var guardCondition: Guard? {
-        get { guardBox?.test }
+        get { guardBox?.condition }
         set { guardBox = newValue.map { GuardBox($0) } }
     }
 
     /// Executable content run when the transition is taken.
     public var actions: [Action] {
-        get { actionBoxes.map(\.run) }
+        get { actionBoxes.map(\.action) }
         set { actionBoxes = newValue.map { ActionBox($0) } }
     }
 

@@ -17,7 +17,7 @@ extension MachineRuntime {
     func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
         withCallbackFrame {
             let context = context(event)
-            return guardLists.withFirst(id) { $0.test(context) }
+            return guardLists.withFirst(id) { $0.test(context.carrying(typedMaps: $0.typedMaps)) }
         }
     }
 
@@ -25,7 +25,7 @@ extension MachineRuntime {
     func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
         withCallbackFrame {
             let context = context(event)
-            actionLists.forEach(id) { $0.run(context) }
+            actionLists.forEach(id) { $0.run(context.carrying(typedMaps: $0.typedMaps)) }
         }
     }
 
