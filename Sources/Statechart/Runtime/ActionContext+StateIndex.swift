@@ -5,9 +5,10 @@ import CStateCore
 /// tests a state with the context's check, a table load and a bit of the configuration, with
 /// no call, no hashing and nothing retained.
 extension ActionContext {
-    /// Whether the state at `index` (document order, as compiled) is active.
+    /// Whether the state at `index` (document order, as compiled) is active. Package-wide for
+    /// the SCXML guards' state tests (`In()`), which read the configuration the same way.
     @inlinable @inline(__always)
-    func isActive(stateIndex index: Int) -> Bool {
+    package func isActive(stateIndex index: Int) -> Bool {
         Self.isActive(stateIndex: index, runtimeAt: liveRuntimeAddress)
     }
 

@@ -137,9 +137,13 @@ struct SCXMLChartBuilder {
             labels.append(log.label)
         }
         if labels.count == 1, let label = labels.first {
+            // The label in a box of its own: the closure then captures two words, which with
+            // the context's four fit the argument registers (a `String?` of two words put one
+            // on the stack, and the closure's entry became a call instead of a jump).
+            let boxed = LogLabel(label)
             return { ctx in
                 session.rememberEvent(ctx)
-                session.log(label, "")
+                session.log(boxed.label, "")
             }
         }
         let all = labels
@@ -161,7 +165,9 @@ struct SCXMLChartBuilder {
                 // Resolved once the chart is compiled (SCXMLMachine.init); the null datamodel
                 // has no `_event` to keep current, so nothing else happens per evaluation.
                 session.stateTests.append(test)
-                condition = GuardBox { _ in test.evaluate { session.isActive(stateIndex: $0) } }
+                // The configuration read through the context, inline: through the session's
+                // machine it was a call and two more dependent loads per test.
+                condition = GuardBox { ctx in test.evaluate { ctx.isActive(stateIndex: $0) } }
             } else {
                 condition = GuardBox { ctx in session.condition(cond, ctx: ctx) }
             }
@@ -176,4 +182,10 @@ struct SCXMLChartBuilder {
                                     type: t.pointee.type == .internal ? .internal : .external, actionBoxes: actions,
                                     location: t.pointee.sourceLocation)
     }
+}
+
+/// A `<log>` label, boxed for the closure that logs it (see `SCXMLChartBuilder.action`).
+private final class LogLabel: Sendable {
+    let label: String?
+    init(_ label: String?) { self.label = label }
 }
