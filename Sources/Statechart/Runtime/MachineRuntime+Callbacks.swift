@@ -6,26 +6,33 @@ import CStateCore
 extension MachineRuntime {
     /// A context for the callback running now (inside `withCallbackFrame`).
     @inline(__always)
-    func context(_ event: UnsafePointer<sc_event>?) -> ActionContext {
+    static func context(_ event: UnsafePointer<sc_event>?) -> ActionContext {
         guard let event else { return ActionContext() }
         return ActionContext(coreEvent: event.pointee)
     }
 
     // Both always inlined into their `@convention(c)` trampolines in `host()`: one frame per
-    // guard or action instead of two.
+    // guard or action instead of two. Static, from the core's context pointer (the runtime's
+    // address): the runtime is only borrowed to read its list, in a closure small enough to be
+    // inlined. A large closure through `with` (generic) stayed a function of its own, which
+    // returned the guard's result through memory (an indirect result).
     @inline(__always)
-    func evaluateGuard(_ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
-        withCallbackFrame {
+    static func evaluateGuard(runtimeAt address: UnsafeMutableRawPointer?, _ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
+        let address = address.unsafelyUnwrapped
+        let lists = with(address) { $0.guardLists }
+        return withCallbackFrame(of: address) {
             let context = context(event)
-            return guardLists.withFirst(id) { $0.test(context.carrying(typedMaps: $0.typedMaps)) }
+            return lists.withFirst(id) { $0.test(context.carrying(typedMaps: $0.typedMaps)) }
         }
     }
 
     @inline(__always)
-    func runAction(_ id: Int, _ event: UnsafePointer<sc_event>?) {
-        withCallbackFrame {
+    static func runAction(runtimeAt address: UnsafeMutableRawPointer?, _ id: Int, _ event: UnsafePointer<sc_event>?) {
+        let address = address.unsafelyUnwrapped
+        let lists = with(address) { $0.actionLists }
+        withCallbackFrame(of: address) {
             let context = context(event)
-            actionLists.forEach(id) { $0.run(context.carrying(typedMaps: $0.typedMaps)) }
+            lists.forEach(id) { $0.run(context.carrying(typedMaps: $0.typedMaps)) }
         }
     }
 

@@ -279,10 +279,10 @@ final class MachineRuntime {
         var host = sc_host()
         host.context = Unmanaged.passUnretained(self).toOpaque()
         host.guard = { context, _, id, event in
-            MachineRuntime.with(context) { $0.evaluateGuard(Int(id), event) }
+            MachineRuntime.evaluateGuard(runtimeAt: context, Int(id), event)
         }
         host.action = { context, _, id, event in
-            MachineRuntime.with(context) { $0.runAction(Int(id), event) }
+            MachineRuntime.runAction(runtimeAt: context, Int(id), event)
         }
         host.invoke = { context, _, state, start in
             MachineRuntime.with(context) { $0.invoke(Int(state), start: start) }
@@ -440,9 +440,15 @@ final class MachineRuntime {
     /// trampolines of `host()`: there the C functions were not inlined.)
     @inline(__always)
     func withCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
+        try Self.withCallbackFrame(of: Unmanaged.passUnretained(self).toOpaque(), body)
+    }
+
+    /// ``withCallbackFrame(_:)`` of the runtime at `address`.
+    @inline(__always)
+    static func withCallbackFrame<T>(of address: UnsafeMutableRawPointer, _ body: () throws -> T) rethrows -> T {
         let replacedMachine = machine_callback_current_machine()
         let replacedSerial = machine_callback_serial()
-        machine_callback_begin(Unmanaged.passUnretained(self).toOpaque())
+        machine_callback_begin(address)
         defer { machine_callback_restore(replacedMachine, replacedSerial) }
         return try body()
     }
