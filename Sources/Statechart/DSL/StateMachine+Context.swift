@@ -18,7 +18,7 @@ extension StateMachine {
         /// The untyped context underneath (event names, raw payloads, untyped sends).
         public let untyped: ActionContext
         // The only stored property: the chart's maps travel in the untyped context
-        // (`ActionContext.typedMaps`), so this context is laid out and passed exactly as the
+        // (`ActionContext.argument`), so this context is laid out and passed exactly as the
         // untyped one and the dispatch path calls a typed callback as an untyped one, without an
         // adapter closure (`TypedCallbackABI`). A stored property added here breaks that.
 
@@ -32,7 +32,7 @@ extension StateMachine {
 
         @inlinable @inline(__always)
         init(untyped: ActionContext, maps: TypedChartMaps<State, Event>) {
-            self.untyped = untyped.carrying(typedMaps: UnsafeRawPointer(Unmanaged.passUnretained(maps).toOpaque()))
+            self.untyped = untyped.carrying(argument: UnsafeRawPointer(Unmanaged.passUnretained(maps).toOpaque()))
         }
 
         /// The chart's maps. Unretained: the chart's boxes keep them, and the chart lives while
@@ -45,7 +45,7 @@ extension StateMachine {
 
         @inlinable
         var mapsReference: Unmanaged<TypedChartMaps<State, Event>> {
-            @inline(__always) get { Unmanaged.fromOpaque(untyped.typedMaps.unsafelyUnwrapped) }
+            @inline(__always) get { Unmanaged.fromOpaque(untyped.argument.unsafelyUnwrapped) }
         }
 
         /// The event being processed, or `nil` for eventless transitions, the initial entry,

@@ -92,31 +92,32 @@ public struct ActionContext {
     /// The core's view of the event (interned id and payload slot), so typed layers can map it
     /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.
     @usableFromInline let coreEvent: sc_event
-    /// The typed chart's maps (a `TypedChartMaps`, unretained: its chart keeps it) when the
-    /// callback is a typed chart's, else nil: a typed context (``StateMachine/Context``) is this
-    /// context alone, so the dispatch path calls a typed callback without building another
-    /// (see ``ActionBox``). Read only once the context is known to be live.
-    @usableFromInline let typedMaps: UnsafeRawPointer?
+    /// The argument of the callback's box (``ActionBox/argument``), unretained (the box keeps
+    /// it): a typed chart's maps (a `TypedChartMaps`: a typed context, ``StateMachine/Context``,
+    /// is this context alone, so the dispatch path calls a typed callback without building
+    /// another), an SCXML session; nil for other callbacks. Read only once the context is known
+    /// to be live.
+    @usableFromInline package let argument: UnsafeRawPointer?
 
     /// A context for the callback running now on this thread, in the frame
     /// `MachineRuntime.withCallbackFrame` opened for it.
-    init(coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0), typedMaps: UnsafeRawPointer? = nil) {
+    init(coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0), argument: UnsafeRawPointer? = nil) {
         self.serial = machine_callback_serial()
         self.coreEvent = coreEvent
-        self.typedMaps = typedMaps
+        self.argument = argument
     }
 
-    /// This context, for a callback whose contexts carry `typedMaps` (its box's).
+    /// This context, for a callback whose contexts carry `argument` (its box's).
     @inlinable @inline(__always)
-    func carrying(typedMaps: UnsafeRawPointer?) -> ActionContext {
-        ActionContext(serial: serial, coreEvent: coreEvent, typedMaps: typedMaps)
+    func carrying(argument: UnsafeRawPointer?) -> ActionContext {
+        ActionContext(serial: serial, coreEvent: coreEvent, argument: argument)
     }
 
     @inlinable @inline(__always)
-    init(serial: UInt64, coreEvent: sc_event, typedMaps: UnsafeRawPointer?) {
+    init(serial: UInt64, coreEvent: sc_event, argument: UnsafeRawPointer?) {
         self.serial = serial
         self.coreEvent = coreEvent
-        self.typedMaps = typedMaps
+        self.argument = argument
     }
 
     /// The address of the runtime running this context's callback, which is the one running on

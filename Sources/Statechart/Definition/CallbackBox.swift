@@ -14,93 +14,97 @@
 /// state.entryBoxes.append(box)            // what `state.onEntry.append { ... }` does
 /// ```
 ///
-/// A typed chart's action is boxed as it is, with the chart's maps beside it (`typedMaps`): the
-/// dispatch path puts them in the ``ActionContext`` it makes (``ActionContext/typedMaps``) and
-/// calls the typed closure itself, since a typed context (``StateMachine/Context``) is that
-/// context and nothing else. Wrapping it in an untyped closure that made the typed context cost
-/// a second indirect call and a frame per callback (about 16 instructions, and one more load
-/// in the chain the dispatch waits on).
+/// A box may hold an argument beside its closure (`argument`, an object it keeps): the dispatch
+/// path puts it in the ``ActionContext`` it makes (``ActionContext/argument``), loaded from the
+/// box beside the closure, so the closure reaches it one dependent load sooner than through its
+/// captures. A typed chart's action is boxed as it is with the chart's maps as the argument, and
+/// called as an untyped one, since a typed context (``StateMachine/Context``) is that context and
+/// nothing else: wrapping it in an untyped closure that made the typed context cost a second
+/// indirect call and a frame per callback (about 16 instructions, and one more load in the
+/// chain the dispatch waits on). The SCXML builder passes its session.
 @usableFromInline
 package final class ActionBox: @unchecked Sendable {
-    // @unchecked: immutable; `typedMaps` points at the Sendable maps `mapsOwner` keeps.
-    /// The closure the dispatch path calls with a context carrying ``typedMaps``.
+    // @unchecked: immutable; `argument` points at the Sendable object `argumentOwner` keeps.
+    /// The closure the dispatch path calls with a context carrying ``argument``.
     @usableFromInline package let run: Action
-    /// The typed chart's maps the closure's contexts must carry (unretained: ``mapsOwner``
-    /// keeps them), or nil for an untyped closure.
-    @usableFromInline package let typedMaps: UnsafeRawPointer?
-    @usableFromInline let mapsOwner: (AnyObject & Sendable)?
+    /// What the closure's contexts must carry (unretained: ``argumentOwner`` keeps it): a typed
+    /// chart's maps, an SCXML session; or nil.
+    @usableFromInline package let argument: UnsafeRawPointer?
+    @usableFromInline let argumentOwner: (AnyObject & Sendable)?
 
     @inlinable
     package init(_ run: @escaping Action) {
         self.run = run
-        self.typedMaps = nil
-        self.mapsOwner = nil
+        self.argument = nil
+        self.argumentOwner = nil
     }
 
     /// A typed chart's action: called as an untyped one (``TypedCallbackABI``), its contexts
     /// carrying `maps`.
     @inlinable
     convenience init<State, Event>(typed action: @escaping TypedAction<State, Event>, maps: TypedChartMaps<State, Event>) {
-        self.init(run: TypedCallbackABI.untyped(action), maps: maps)
+        self.init(TypedCallbackABI.untyped(action), argument: maps)
     }
 
+    /// An action whose contexts carry `argument` (``ActionContext/argument``), which the box keeps.
     @usableFromInline
-    init(run: @escaping Action, maps: AnyObject & Sendable) {
+    package init(_ run: @escaping Action, argument: AnyObject & Sendable) {
         self.run = run
-        self.typedMaps = UnsafeRawPointer(Unmanaged.passUnretained(maps).toOpaque())
-        self.mapsOwner = maps
+        self.argument = UnsafeRawPointer(Unmanaged.passUnretained(argument).toOpaque())
+        self.argumentOwner = argument
     }
 
     /// The action as an untyped closure a definition may hand out and anyone may box again:
-    /// a typed one puts its maps in the context it is given.
+    /// one with an argument puts it in the context it is given.
     package var action: Action {
-        guard typedMaps != nil else { return run }
-        return { [self] context in run(context.carrying(typedMaps: self.typedMaps)) }
+        guard argument != nil else { return run }
+        return { [self] context in run(context.carrying(argument: self.argument)) }
     }
 }
 
 /// A guard in a box of its own, for the reasons ``ActionBox`` gives.
 @usableFromInline
 package final class GuardBox: @unchecked Sendable {
-    // @unchecked: immutable; `typedMaps` points at the Sendable maps `mapsOwner` keeps.
-    /// The closure the dispatch path calls with a context carrying ``typedMaps``.
+    // @unchecked: immutable; `argument` points at the Sendable object `argumentOwner` keeps.
+    /// The closure the dispatch path calls with a context carrying ``argument``.
     @usableFromInline package let test: Guard
-    /// As ``ActionBox/typedMaps``.
-    @usableFromInline package let typedMaps: UnsafeRawPointer?
-    @usableFromInline let mapsOwner: (AnyObject & Sendable)?
+    /// As ``ActionBox/argument``.
+    @usableFromInline package let argument: UnsafeRawPointer?
+    @usableFromInline let argumentOwner: (AnyObject & Sendable)?
 
     @inlinable
     package init(_ test: @escaping Guard) {
         self.test = test
-        self.typedMaps = nil
-        self.mapsOwner = nil
+        self.argument = nil
+        self.argumentOwner = nil
     }
 
     /// A typed chart's guard: called as an untyped one (``TypedCallbackABI``), its contexts
     /// carrying `maps`.
     @inlinable
     convenience init<State, Event>(typed condition: @escaping TypedGuard<State, Event>, maps: TypedChartMaps<State, Event>) {
-        self.init(test: TypedCallbackABI.untyped(condition), maps: maps)
+        self.init(TypedCallbackABI.untyped(condition), argument: maps)
     }
 
+    /// A guard whose contexts carry `argument` (``ActionContext/argument``), which the box keeps.
     @usableFromInline
-    init(test: @escaping Guard, maps: AnyObject & Sendable) {
+    package init(_ test: @escaping Guard, argument: AnyObject & Sendable) {
         self.test = test
-        self.typedMaps = UnsafeRawPointer(Unmanaged.passUnretained(maps).toOpaque())
-        self.mapsOwner = maps
+        self.argument = UnsafeRawPointer(Unmanaged.passUnretained(argument).toOpaque())
+        self.argumentOwner = argument
     }
 
     /// The guard as an untyped closure (see ``ActionBox/action``).
     package var condition: Guard {
-        guard typedMaps != nil else { return test }
-        return { [self] context in test(context.carrying(typedMaps: self.typedMaps)) }
+        guard argument != nil else { return test }
+        return { [self] context in test(context.carrying(argument: self.argument)) }
     }
 }
 
 /// A typed action or guard seen as an untyped one, without a wrapping closure.
 ///
 /// Why this is sound: ``StateMachine/Context`` has exactly one stored property, the
-/// ``ActionContext`` (its maps travel in that context, ``ActionContext/typedMaps``), so it has
+/// ``ActionContext`` (its maps travel in that context, ``ActionContext/argument``), so it has
 /// the context's layout, and Swift passes a struct of one stored property exactly as it passes
 /// that property: a closure taking the typed context and one taking the untyped context are
 /// called the same way (the same registers, the same ownership; both contexts are trivial).

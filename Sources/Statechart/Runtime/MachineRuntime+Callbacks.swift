@@ -22,7 +22,7 @@ extension MachineRuntime {
         let lists = with(address) { $0.guardLists }
         return withCallbackFrame(of: address) {
             let context = context(event)
-            return lists.withFirst(id) { $0.test(context.carrying(typedMaps: $0.typedMaps)) }
+            return lists.withFirst(id) { $0.test(context.carrying(argument: $0.argument)) }
         }
     }
 
@@ -32,7 +32,7 @@ extension MachineRuntime {
         let lists = with(address) { $0.actionLists }
         withCallbackFrame(of: address) {
             let context = context(event)
-            lists.forEach(id) { $0.run(context.carrying(typedMaps: $0.typedMaps)) }
+            lists.forEach(id) { $0.run(context.carrying(argument: $0.argument)) }
         }
     }
 

@@ -92,9 +92,9 @@ struct SCXMLChartBuilder {
             entry.append(ActionBox { ctx in session.initializeLateData(of: s, ctx: ctx) })
         }
         // Each <onentry>/<onexit> element is its own block: an error stops only that block.
-        for block in s.onEntry { entry.append(ActionBox(action(block.actions, origin: .onEntry(s.id)))) }
+        for block in s.onEntry { entry.append(action(block.actions, origin: .onEntry(s.id))) }
         definition.entryBoxes = entry
-        for block in s.onExit { definition.exitBoxes.append(ActionBox(action(block.actions, origin: .onExit(s.id)))) }
+        for block in s.onExit { definition.exitBoxes.append(action(block.actions, origin: .onExit(s.id))) }
         if s.kind == .final && topLevelIDs.contains(s.id) {
             // exitInterpreter: a top-level final's done data goes to the invoking session.
             definition.exitBoxes.append(ActionBox { ctx in session.returnDoneEvent(from: s, ctx: ctx) })
@@ -122,35 +122,48 @@ struct SCXMLChartBuilder {
         return definition
     }
 
-    /// One block of executable content as an action. A block of `<log>`s without `expr` calls
-    /// the log hook with each label directly: nothing in it reads the datamodel or can fail, so
-    /// the interpreter's per-block work (error handling, the content's origin for the outgoing
-    /// hook, the switch over each element) has nothing to do, and the labels are the closure's
-    /// own (no reference counting per call).
-    private func action(_ block: [SCXMLExecutable], origin: SCXMLOutgoingEvent.Origin?) -> Action {
-        let session = self.session
+    /// One block of executable content as an action, boxed. A block of `<log>`s without `expr`
+    /// calls the log hook with each label directly: nothing in it reads the datamodel or can
+    /// fail, so the interpreter's per-block work (error handling, the content's origin for the
+    /// outgoing hook, the switch over each element) has nothing to do, and the labels are the
+    /// closure's own (no reference counting per call).
+    ///
+    /// The session is the box's argument, not a capture (``ActionBox``): the dispatch path loads
+    /// it from the box beside the closure, one dependent load sooner than from the closure's
+    /// captures, and a closure of the context's four words and at most two captured words takes
+    /// its arguments in registers.
+    private func action(_ block: [SCXMLExecutable], origin: SCXMLOutgoingEvent.Origin?) -> ActionBox {
         var labels: [String?] = []
         for item in block {
             guard case .log(let log) = item, log.expr == nil else {
-                return { ctx in session.run(block, ctx: ctx, origin: origin) }
+                return ActionBox({ ctx in
+                    Self.session(of: ctx)._withUnsafeGuaranteedRef { $0.run(block, ctx: ctx, origin: origin) }
+                }, argument: session)
             }
             labels.append(log.label)
         }
         if labels.count == 1, let label = labels.first {
-            // The label in a box of its own: the closure then captures two words, which with
-            // the context's four fit the argument registers (a `String?` of two words put one
-            // on the stack, and the closure's entry became a call instead of a jump).
-            let boxed = LogLabel(label)
-            return { ctx in
-                session.rememberEvent(ctx)
-                session.log(boxed.label, "")
-            }
+            return ActionBox({ ctx in
+                Self.session(of: ctx)._withUnsafeGuaranteedRef { session in
+                    session.rememberEvent(ctx)
+                    session.log(label, "")
+                }
+            }, argument: session)
         }
         let all = labels
-        return { ctx in
-            session.rememberEvent(ctx)
-            for label in all { session.log(label, "") }
-        }
+        return ActionBox({ ctx in
+            Self.session(of: ctx)._withUnsafeGuaranteedRef { session in
+                session.rememberEvent(ctx)
+                for label in all { session.log(label, "") }
+            }
+        }, argument: session)
+    }
+
+    /// The session of a callback boxed with it as its argument (``action(_:origin:)``),
+    /// unretained: the box keeps it.
+    @inline(__always)
+    private static func session(of ctx: ActionContext) -> Unmanaged<SCXMLSession> {
+        Unmanaged.fromOpaque(ctx.argument.unsafelyUnwrapped)
     }
 
     private func transition(copy t: SCXMLTransition) -> TransitionDefinition {
@@ -169,11 +182,13 @@ struct SCXMLChartBuilder {
                 // machine it was a call and two more dependent loads per test.
                 condition = GuardBox { ctx in test.evaluate { ctx.isActive(stateIndex: $0) } }
             } else {
-                condition = GuardBox { ctx in session.condition(cond, ctx: ctx) }
+                condition = GuardBox({ ctx in
+                    Self.session(of: ctx)._withUnsafeGuaranteedRef { $0.condition(cond, ctx: ctx) }
+                }, argument: session)
             }
         }
         var actions: [ActionBox] = []
-        if !t.pointee.actions.isEmpty { actions = [ActionBox(action(t.pointee.actions, origin: nil))] }
+        if !t.pointee.actions.isEmpty { actions = [action(t.pointee.actions, origin: nil)] }
         // ".*" is the schema's other spelling of "*" (the IRP tests 311 and 312 use it). The
         // document's arrays are used as they are otherwise (shared, not copied).
         var events = t.pointee.events
@@ -182,10 +197,4 @@ struct SCXMLChartBuilder {
                                     type: t.pointee.type == .internal ? .internal : .external, actionBoxes: actions,
                                     location: t.pointee.sourceLocation)
     }
-}
-
-/// A `<log>` label, boxed for the closure that logs it (see `SCXMLChartBuilder.action`).
-private final class LogLabel: Sendable {
-    let label: String?
-    init(_ label: String?) { self.label = label }
 }

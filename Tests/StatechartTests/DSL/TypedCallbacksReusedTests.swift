@@ -2,7 +2,7 @@ import Statechart
 import XCTest
 
 /// A typed chart's callbacks are stored as untyped ones whose contexts carry the chart's maps
-/// (`ActionContext.typedMaps`, put there by the dispatch path from the callback's box). A typed
+/// (`ActionContext.argument`, put there by the dispatch path from the callback's box). A typed
 /// chart's public `definition` can be compiled again and run by an untyped `Machine`, and its
 /// callbacks read through the definitions' public properties and put in another definition: in
 /// both cases a typed guard or action must still see its typed event and states, never a
