@@ -19,12 +19,9 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
     /// How many `Invoke`s the chart has (machines of a chart without any keep no task table).
     private(set) var invokeCount = 0
 
-    let adapters: TypedAdapters<State, Event>
-
-    init(chartName: String, maps: TypedChartMaps<State, Event>, adapters: TypedAdapters<State, Event>) {
+    init(chartName: String, maps: TypedChartMaps<State, Event>) {
         self.chartName = chartName
         self.maps = maps
-        self.adapters = adapters
     }
 
     /// The chart definition for a top-level body.
@@ -217,12 +214,13 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
 
     private func wrap(_ action: TypedAction<State, Event>?) -> [ActionBox] {
         guard let action else { return [] }
-        return [adapters.action(action, maps)]
+        // Boxed as it is, the maps its contexts carry beside it (see ActionBox).
+        return [ActionBox(typed: action, maps: maps)]
     }
 
     private func wrap(_ condition: TypedGuard<State, Event>?) -> GuardBox? {
         guard let condition else { return nil }
-        return adapters.condition(condition, maps)
+        return GuardBox(typed: condition, maps: maps)
     }
 
     private mutating func fail(_ code: ChartError.Code, _ path: String, _ location: SourceLocation?, _ message: String) {

@@ -49,18 +49,14 @@ public final class TypedChart<State: Hashable & Sendable, Event: ChartEvent>: @u
     ///     a top-level ``Initial``).
     ///   - content: top-level states; transitions written at the top level fire from any state.
     /// - Throws: ``ChartCompilationError`` with every problem found.
-    @inlinable
     public convenience init(name: String = "chart", initial: State? = nil,
                             @ChartBuilder<State, Event> _ content: () -> ChartContent<State, Event>) throws {
-        // Inlinable so that the adapters below are made in code specialized for your types.
-        try self.init(name: name, initial: initial, content: content(), adapters: TypedAdapters())
+        try self.init(name: name, initial: initial, content: content())
     }
 
-    @usableFromInline
-    init(name: String, initial: State?, content: ChartContent<State, Event>,
-         adapters: TypedAdapters<State, Event>) throws {
+    init(name: String, initial: State?, content: ChartContent<State, Event>) throws {
         let maps = TypedChartMaps<State, Event>()
-        var assembler = ChartAssembler(chartName: name, maps: maps, adapters: adapters)
+        var assembler = ChartAssembler(chartName: name, maps: maps)
         var definition = assembler.assemble(content.elements)
         if let initial { definition.initial = [maps.id(of: initial)] }
         var errors = assembler.errors
@@ -98,22 +94,5 @@ public final class TypedChart<State: Hashable & Sendable, Event: ChartEvent>: @u
     /// The state whose id in the compiled chart is `id`, or `nil`.
     public func state(withID id: String) -> State? {
         compiled.index(of: id).flatMap(maps.state(at:))
-    }
-}
-
-/// Turns typed actions and guards into untyped ones, boxed. Made by inlinable code in the
-/// caller's module, so the closures are specialized for the chart's types: calling an action
-/// then looks up no generic metadata (unspecialized generic code would, on every call). The
-/// adapters return boxes, not closures: a closure returned through these generic properties
-/// would come back wrapped in reabstraction thunks (see ``ActionBox``).
-@usableFromInline
-struct TypedAdapters<State: Hashable & Sendable, Event: ChartEvent>: Sendable {
-    @usableFromInline let action: @Sendable (@escaping TypedAction<State, Event>, TypedChartMaps<State, Event>) -> ActionBox
-    @usableFromInline let condition: @Sendable (@escaping TypedGuard<State, Event>, TypedChartMaps<State, Event>) -> GuardBox
-
-    @inlinable
-    init() {
-        action = { action, maps in ActionBox(typed: action, maps: maps) }
-        condition = { condition, maps in GuardBox(typed: condition, maps: maps) }
     }
 }

@@ -1,4 +1,4 @@
-/// An action in a box of its own, made where its closure is made (the typed DSL's adapters,
+/// An action in a box of its own, made where its closure is made (the typed DSL's assembler,
 /// the SCXML builder; the public `[Action]` properties box what they are given).
 ///
 /// Why: a closure kept in a generic container (an `[Action]` array, a generic class's field)
