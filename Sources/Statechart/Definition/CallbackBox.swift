@@ -108,8 +108,9 @@ package final class GuardBox: @unchecked Sendable {
 /// the context's layout, and Swift passes a struct of one stored property exactly as it passes
 /// that property: a closure taking the typed context and one taking the untyped context are
 /// called the same way (the same registers, the same ownership; both contexts are trivial).
-/// `StateMachine.Context.layoutMatchesUntyped` states the layout half where the context is
-/// declared, and every typed test runs through this path.
+/// `StateMachine.Context.layoutMatchesUntyped` checks the layout half whenever a typed callback
+/// is boxed (in release builds too), `TypedCallbacksReusedTests` checks that the context has one
+/// stored property, and every typed test runs through this path.
 ///
 /// The closures are cast inside cells (structs of one closure field), not as themselves:
 /// `unsafeBitCast` is generic, and a closure passed as a generic value is first converted to
@@ -131,13 +132,17 @@ enum TypedCallbackABI {
 
     @inlinable @inline(__always)
     static func untyped<State, Event>(_ action: @escaping TypedAction<State, Event>) -> Action {
-        assert(StateMachine<State, Event>.Context.layoutMatchesUntyped)
+        // Checked in release builds too: once per callback when the chart is built, never per call.
+        precondition(StateMachine<State, Event>.Context.layoutMatchesUntyped,
+                     "StateMachine.Context must be laid out as ActionContext alone (TypedCallbackABI)")
         return unsafeBitCast(TypedActionCell(action), to: ActionCell.self).action
     }
 
     @inlinable @inline(__always)
     static func untyped<State, Event>(_ condition: @escaping TypedGuard<State, Event>) -> Guard {
-        assert(StateMachine<State, Event>.Context.layoutMatchesUntyped)
+        // Checked in release builds too: once per callback when the chart is built, never per call.
+        precondition(StateMachine<State, Event>.Context.layoutMatchesUntyped,
+                     "StateMachine.Context must be laid out as ActionContext alone (TypedCallbackABI)")
         return unsafeBitCast(TypedGuardCell(condition), to: GuardCell.self).condition
     }
 }
