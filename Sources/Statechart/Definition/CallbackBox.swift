@@ -63,6 +63,10 @@ package final class ActionBox: @unchecked Sendable {
 }
 
 /// A guard in a box of its own, for the reasons ``ActionBox`` gives.
+///
+/// Two classes of the same shape rather than one generic box: a generic class's closure field
+/// is stored in its most general form, which brings back the reabstraction thunks the boxes
+/// exist to avoid.
 @usableFromInline
 package final class GuardBox: @unchecked Sendable {
     // @unchecked: immutable; `argument` points at the Sendable object `argumentOwner` keeps.
