@@ -507,7 +507,10 @@ sc_status sc_machine_run(sc_machine *machine);
  * (through sc_host.guard, with the machine busy: a guard that dispatches only queues), so they
  * should be free of side effects; without, a matching name is enough. Nothing else runs and the
  * machine does not change. False for a NULL machine, one not started, or one halted. Allowed
- * from callbacks. O(active atomic states x depth x transitions per state).
+ * from callbacks. O(active atomic states x depth x transitions per state). A guard that raises
+ * or posts anyway does so as from any callback: the event waits for the next macrostep, and
+ * one the queue refuses is reported by the next sc_machine_start/dispatch/run
+ * (SC_ERR_QUEUE_FULL), which can_handle, answering a boolean, cannot do.
  *
  *     sc_event coin = { .id = EV_COIN };
  *     if (!sc_machine_can_handle(m, coin, true)) show_disabled(BUTTON_COIN);

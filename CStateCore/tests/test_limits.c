@@ -388,6 +388,38 @@ static void test_queue_external_overflow_is_reported_by_dispatch(void) {
     EXPECT_TRACE(h, "take:t1");
 }
 
+/* sc_machine_can_handle runs guards with the machine busy, so a guard's raise (guards should
+ * have none) is queued like any callback's, for the next macrostep, and one the queue refuses is
+ * reported by the next entry point, the one that processes the raises that fit. */
+static bool guard_raising_e1_twice(void *context, sc_machine *m, sc_id guard, const sc_event *event) {
+    harness *h = context;
+    (void)guard;
+    (void)event;
+    trace_add(h, "raise=%d", (int)sc_machine_raise(m, ev(h, "e1")));
+    trace_add(h, "raise=%d", (int)sc_machine_raise(m, ev(h, "e1")));
+    return true;
+}
+
+static void test_queue_overflow_in_can_handle_is_reported_by_the_next_dispatch(void) {
+    cb_builder *b = new_chart();
+    cb_state(b, NULL, SC_ATOMIC, "s");
+    cb_trans(b, "s", "go", NULL, 0, "g", "tgo");
+    cb_trans(b, "s", "e1", NULL, 0, NULL, "t1");
+    cb_trans(b, "s", "e3", NULL, 0, NULL, "t3");
+    sc_options one = { 1, 1, 0, 0 };
+    MACHINE(h, b, &one);
+    h->host.guard = guard_raising_e1_twice;
+    EXPECT_STATUS(sc_machine_set_host(h->m, &h->host), SC_OK);
+    START(h, SC_OK, "enter:s", "s");
+    /* The first e1 takes the one internal slot, the second is refused (-2). */
+    REQUIRE(sc_machine_can_handle(h->m, ev(h, "go"), true), "go's guard says yes");
+    EXPECT_TRACE(h, "raise=0 raise=-2");
+    EXPECT_EQ_U(sc_machine_internal_count(h->m), 1);
+    /* e3's macrostep takes the queued e1 after e3's microstep, then reports the refused one. */
+    STEP(h, "e3", SC_ERR_QUEUE_FULL, "take:t3 take:t1", "s");
+    STEP(h, "e3", SC_OK, "take:t3", "s");
+}
+
 /* SC_QUEUE_NONE: a host that queues its callbacks' events itself gets no external queue; a post
  * or a dispatch from a callback is refused, not lost silently, and the block is smaller. */
 static void test_queue_none_refuses_posts(void) {
@@ -817,6 +849,7 @@ const test_case limits_tests[] = {
     TEST(test_queue_run_stops_when_halted),
     TEST(test_queue_internal_overflow_is_reported_by_dispatch),
     TEST(test_queue_internal_overflow_is_reported_by_start_and_run),
+    TEST(test_queue_overflow_in_can_handle_is_reported_by_the_next_dispatch),
     TEST(test_queue_external_overflow_is_reported_by_dispatch),
     TEST(test_queue_none_refuses_posts),
     TEST(test_queue_done_event_that_does_not_fit_ends_the_macrostep),
