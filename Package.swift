@@ -4,7 +4,8 @@
 //
 // Layers, bottom up (see ARCHITECTURE.md):
 //   CStateCore         C11 table-driven dispatch core (no dependencies, usable from plain C)
-//   CMachineLock       the Swift runtime's per-machine lock (C, for its inline fast path)
+//   CMachineLock       the Swift runtime's per-machine lock and callback frames, and the C
+//                      trampolines that call its guards and actions (C, for the fast paths)
 //   Statechart         Swift chart definitions, the compiler to CStateCore tables, typed DSL, runtime
 //   StatechartSCXML    SCXML 1.0 importer (libxml2), null datamodel, executable content
 //   StatechartECMAScript  the ECMAScript datamodel on Duktape (separate, so others need no Duktape)
@@ -43,7 +44,9 @@ let package = Package(
 
         // The per-machine lock of the Swift runtime: an inline fast path (plain stores while
         // the process has one thread), futex slow path. Not part of the core, which never locks.
-        .target(name: "CMachineLock"),
+        // Beside it the callback frames and the trampolines the core calls for Swift guards and
+        // actions (machine_trampoline.h).
+        .target(name: "CMachineLock", dependencies: ["CStateCore"]),
         .target(
             name: "Statechart",
             dependencies: ["CStateCore", "CMachineLock"]

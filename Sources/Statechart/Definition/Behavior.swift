@@ -107,6 +107,17 @@ public struct ActionContext {
         self.argument = argument
     }
 
+    /// Whether the context is laid out as the C trampolines pass it (`machine_trampoline.h`):
+    /// four words, the serial, the event's two (id and flags, data), the argument. Checked
+    /// where the trampolines' lists are filled (`CallbackTable`), in release builds too.
+    static var layoutMatchesTrampolines: Bool {
+        MemoryLayout<ActionContext>.size == 32
+            && MemoryLayout<ActionContext>.offset(of: \.serial) == 0
+            && MemoryLayout<ActionContext>.offset(of: \.coreEvent) == 8
+            && MemoryLayout<ActionContext>.offset(of: \.argument) == 24
+            && MemoryLayout<sc_event>.size == 16 && MemoryLayout<sc_event>.offset(of: \.data) == 8
+    }
+
     /// This context, for a callback whose contexts carry `argument` (its box's).
     @inlinable @inline(__always)
     func carrying(argument: UnsafeRawPointer?) -> ActionContext {

@@ -1,3 +1,5 @@
+import CMachineLock
+
 /// An action in a box of its own, made where its closure is made (the typed DSL's assembler,
 /// the SCXML builder; the public `[Action]` properties box what they are given).
 ///
@@ -148,5 +150,34 @@ enum TypedCallbackABI {
         precondition(StateMachine<State, Event>.Context.layoutMatchesUntyped,
                      "StateMachine.Context must be laid out as ActionContext alone (TypedCallbackABI)")
         return unsafeBitCast(TypedGuardCell(condition), to: GuardCell.self).condition
+    }
+}
+
+/// A box whose closure the core's C trampolines call (`machine_trampoline.h`), as the
+/// function, context and argument ``CallbackTable`` copies out of it.
+protocol TrampolineCallable: AnyObject {
+    /// The closure's two words and the box's argument, unretained: valid while the box lives.
+    var callee: machine_trampoline_callee { get }
+}
+
+/// A Swift closure's two words: its function and its context (nil when it captures nothing),
+/// read out of a cell (``TypedCallbackABI``'s reason: a closure in a struct field keeps the
+/// form of its declared type, so these are the words a direct call of it uses).
+private struct ClosureWords {
+    let function: UnsafeRawPointer
+    let context: UnsafeMutableRawPointer?
+}
+
+extension ActionBox: TrampolineCallable {
+    var callee: machine_trampoline_callee {
+        let words = unsafeBitCast(TypedCallbackABI.ActionCell(action: run), to: ClosureWords.self)
+        return machine_trampoline_callee(function: words.function, context: words.context, argument: argument)
+    }
+}
+
+extension GuardBox: TrampolineCallable {
+    var callee: machine_trampoline_callee {
+        let words = unsafeBitCast(TypedCallbackABI.GuardCell(condition: test), to: ClosureWords.self)
+        return machine_trampoline_callee(function: words.function, context: words.context, argument: argument)
     }
 }

@@ -1,7 +1,8 @@
 import CStateCore
 
-/// What the core calls back (through the `sc_host` installed in `MachineRuntime.init`): guards,
-/// actions, observers, invocations, done data, a full internal queue, a transition not taken;
+/// What the core calls back (through the `sc_host` installed in `MachineRuntime.init`; guards
+/// and actions go straight to their closures through the C trampolines of
+/// `machine_trampoline.h`): observers, invocations, done data, a full internal queue, a transition not taken;
 /// and the observers' reports of what no caller can receive.
 extension MachineRuntime {
     /// A context for the callback running now (inside `withCallbackFrame`).
@@ -9,31 +10,6 @@ extension MachineRuntime {
     static func context(_ event: UnsafePointer<sc_event>?) -> ActionContext {
         guard let event else { return ActionContext() }
         return ActionContext(coreEvent: event.pointee)
-    }
-
-    // Both always inlined into their `@convention(c)` trampolines in `host()`: one frame per
-    // guard or action instead of two. Static, from the core's context pointer (the runtime's
-    // address): the runtime is only borrowed to read its list, in a closure small enough to be
-    // inlined. A large closure through `with` (generic) stayed a function of its own, which
-    // returned the guard's result through memory (an indirect result).
-    @inline(__always)
-    static func evaluateGuard(runtimeAt address: UnsafeMutableRawPointer?, _ id: Int, _ event: UnsafePointer<sc_event>?) -> Bool {
-        let address = address.unsafelyUnwrapped
-        let lists = with(address) { $0.guardLists }
-        return withCallbackFrame(of: address) {
-            let context = context(event)
-            return lists.withFirst(id) { $0.test(context.carrying(argument: $0.argument)) }
-        }
-    }
-
-    @inline(__always)
-    static func runAction(runtimeAt address: UnsafeMutableRawPointer?, _ id: Int, _ event: UnsafePointer<sc_event>?) {
-        let address = address.unsafelyUnwrapped
-        let lists = with(address) { $0.actionLists }
-        withCallbackFrame(of: address) {
-            let context = context(event)
-            lists.forEach(id) { $0.run(context.carrying(argument: $0.argument)) }
-        }
     }
 
     func stateChanged(_ state: Int, entered: Bool) {

@@ -23,13 +23,6 @@ final class MachineRuntime {
     // flags (each a byte, packed with no padding between them); what a machine needs only once
     // someone asks for it lives in `extras`, allocated then.
     let chart: CompiledChart
-    /// The chart's guard and action lists (`chart.guardTable.lists`, `chart.actionTable.lists`),
-    /// one word each, kept here because every guard and action the core calls back reads them:
-    /// from the runtime a callback reaches its closure in four dependent loads (lists, start,
-    /// box, closure) instead of seven through the chart and its tables, a chain the out-of-order
-    /// core cannot overlap (the guarded benchmark's time went mostly to it, in `runAction`).
-    let guardLists: CallbackTable<GuardBox>.Lists
-    let actionLists: CallbackTable<ActionBox>.Lists
     /// The core machine: the start of the block this runtime allocates (see `init`), which
     /// also holds the gate's lock.
     @usableFromInline @exclusivity(unchecked) private(set) var core: OpaquePointer!
@@ -277,13 +270,12 @@ final class MachineRuntime {
     /// Built when it changes, into ``hostStorage``, which the core reads by reference.
     private func host() -> sc_host {
         var host = sc_host()
-        host.context = Unmanaged.passUnretained(self).toOpaque()
-        host.guard = { context, _, id, event in
-            MachineRuntime.evaluateGuard(runtimeAt: context, Int(id), event)
-        }
-        host.action = { context, _, id, event in
-            MachineRuntime.runAction(runtimeAt: context, Int(id), event)
-        }
+        let trampolineHost = trampolineHostStorage
+        trampolineHost.pointee.runtime = Unmanaged.passUnretained(self).toOpaque()
+        host.context = UnsafeMutableRawPointer(trampolineHost)
+        // In C: the trampolines call the chart's closures directly (machine_trampoline.h).
+        host.guard = machine_trampoline_guard
+        host.action = machine_trampoline_action
         host.invoke = { context, _, state, start in
             MachineRuntime.with(context) { $0.invoke(Int(state), start: start) }
         }
@@ -310,12 +302,20 @@ final class MachineRuntime {
         sc_machine_set_host(core, hostStorage)     // the same struct, edited: the core compares observers
     }
 
-    /// The core keeps its `sc_host` by reference, so it lives in the machine's block, just
-    /// before the core machine (``init(chart:options:)``): no field of its own.
-    private static let hostBytes = (MemoryLayout<sc_host>.size + 7) / 8 * 8
+    /// The core keeps its `sc_host` by reference, so it lives in the machine's block, followed
+    /// by the trampolines' context (`machine_trampoline_host`, the `sc_host.context`: this
+    /// runtime's address and the chart's lists), just before the core machine
+    /// (``init(chart:options:)``): no field of its own.
+    private static let trampolineHostOffset = (MemoryLayout<sc_host>.size + 7) / 8 * 8
+    private static let hostBytes = trampolineHostOffset + (MemoryLayout<machine_trampoline_host>.size + 7) / 8 * 8
 
     private var hostStorage: UnsafeMutablePointer<sc_host> {
         (UnsafeMutableRawPointer(core) - Self.hostBytes).assumingMemoryBound(to: sc_host.self)
+    }
+
+    private var trampolineHostStorage: UnsafeMutablePointer<machine_trampoline_host> {
+        (UnsafeMutableRawPointer(core) - Self.hostBytes + Self.trampolineHostOffset)
+            .assumingMemoryBound(to: machine_trampoline_host.self)
     }
 
     private static let release: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<sc_event>?) -> Void = {
@@ -387,8 +387,6 @@ final class MachineRuntime {
 
     init(chart: CompiledChart, options: MachineOptions) {
         self.chart = chart
-        self.guardLists = chart.guardTable.lists
-        self.actionLists = chart.actionTable.lists
         self.maximumStepsValue = UInt32(options.maximumStepsPerMacrostep)
         self.runsFullAlgorithm = options.runsFullAlgorithm
         self.maximumQueuedEventsValue = UInt32(min(max(options.maximumQueuedEventsPerSend, 0), Int(UInt32.max)))
@@ -410,6 +408,9 @@ final class MachineRuntime {
         machine_lock_init(lock)
         self.gate = ReentrantGate(lock: lock)
         let host = block.initializeMemory(as: sc_host.self, repeating: sc_host(), count: 1)
+        (block + Self.trampolineHostOffset).initializeMemory(
+            as: machine_trampoline_host.self, repeating: machine_trampoline_host(
+                runtime: nil, guards: chart.guardTable.lists, actions: chart.actionTable.lists), count: 1)
         var core: OpaquePointer?
         let status = sc_machine_init(&core, block + Self.hostBytes, coreBytes, chart.chartPointer, host, &coreOptions)
         precondition(status == SC_OK, "CStateCore rejected tables CompiledChart had checked")
@@ -425,11 +426,13 @@ final class MachineRuntime {
         free(UnsafeMutableRawPointer(core) - Self.hostBytes)      // the block starts with the host
     }
 
-    /// Runs `body` with the runtime behind a core callback's context, without retaining it:
-    /// the machine owns the runtime and outlives every callback.
+    /// Runs `body` with the runtime behind a core callback's context (its
+    /// `machine_trampoline_host`), without retaining it: the machine owns the runtime and
+    /// outlives every callback.
     @inline(__always)
     static func with<T>(_ context: UnsafeMutableRawPointer?, _ body: (MachineRuntime) -> T) -> T {
-        Unmanaged<MachineRuntime>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
+        let runtime = context.unsafelyUnwrapped.assumingMemoryBound(to: machine_trampoline_host.self).pointee.runtime
+        return Unmanaged<MachineRuntime>.fromOpaque(runtime.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `body` in a callback frame of this runtime (`machine_callback.h`): the frame the

@@ -1,0 +1,59 @@
+/*
+ * machine_trampoline: the core's guard and action callbacks for Swift machines, calling the
+ * Swift closures of a chart's guards and actions from C.
+ *
+ * Why C: every guard and action of a Swift machine is a call from the core into Swift, 3.6 of
+ * them per event on the guarded benchmark. Through a Swift `@convention(c)` trampoline each went
+ * core -> C entry thunk -> trampoline -> box -> closure; here it is core -> trampoline -> closure,
+ * the closure's function, context and argument copied into the list this reads (one dependent
+ * load fewer on the chain the call waits on, no thunk, no box).
+ *
+ * What it relies on: Swift's calling convention, which clang calls `swiftcall` (LLVM's swiftcc).
+ * A Swift closure is two words, its function and its context (NULL when it captures nothing);
+ * the function takes its arguments exploded into scalars and the context in the swift_context
+ * register. The one argument, an `ActionContext`, explodes into four 64-bit words: the frame's
+ * serial, the event's two words (id and flags; data) and the box's argument. The Swift side checks
+ * the context's layout where it fills these lists (`CallbackTable`), and every Swift test of a
+ * guard or action calls through here.
+ *
+ * Built by SwiftPM's clang only (the Swift runtime's C target); not part of the core.
+ */
+#ifndef MACHINE_TRAMPOLINE_H
+#define MACHINE_TRAMPOLINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sc_core.h"
+
+/** One Swift closure taking an `ActionContext`: a guard's `(ActionContext) -> Bool` or an
+ *  action's `(ActionContext) -> Void`, and the argument its contexts carry. Unretained: the
+ *  chart's callback table keeps the box that keeps the closure. */
+typedef struct machine_trampoline_callee {
+    const void *function;       /**< the closure's function (swiftcall) */
+    void *context;              /**< the closure's context (swift_context), or NULL */
+    const void *argument;       /**< the context's last word: the box's argument, or NULL */
+} machine_trampoline_callee;
+
+/** A guard's closure (one per guard id) or an action list's closures (one list per action id,
+ *  never empty): the first held here, the others in rest..end. */
+typedef struct machine_trampoline_list {
+    machine_trampoline_callee first;
+    const machine_trampoline_callee *rest;
+    const machine_trampoline_callee *end;
+} machine_trampoline_list;
+
+/** The `sc_host.context` of a Swift machine: the frame's machine (machine_callback.h: the
+ *  Swift runtime's address) and the chart's lists. */
+typedef struct machine_trampoline_host {
+    void *runtime;
+    const machine_trampoline_list *guards;
+    const machine_trampoline_list *actions;
+} machine_trampoline_host;
+
+/** `sc_host.guard`: calls guard `guard`'s closure in a callback frame of the runtime. */
+bool machine_trampoline_guard(void *context, sc_machine *machine, sc_id guard, const sc_event *event);
+
+/** `sc_host.action`: calls action list `action`'s closures, in order, in one callback frame. */
+void machine_trampoline_action(void *context, sc_machine *machine, sc_id action, const sc_event *event);
+
+#endif

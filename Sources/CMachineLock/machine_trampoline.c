@@ -1,0 +1,106 @@
+/* The guard and action trampolines of Swift machines (see include/machine_trampoline.h). */
+#include "machine_trampoline.h"
+#include "machine_callback.h"
+#include <string.h>
+
+#if !defined(__clang__) || !__has_attribute(swiftcall)
+#error "machine_trampoline.c calls Swift closures: it needs clang's swiftcall"
+#endif
+
+#define SWIFTCALL __attribute__((swiftcall))
+#define SWIFT_CONTEXT __attribute__((swift_context))
+
+/* The closures' functions: an ActionContext's four words, then the closure's context. A Swift
+ * Bool comes back in the low bit of a byte (only that bit is defined). */
+typedef SWIFTCALL uint8_t (*swift_guard)(uint64_t serial, uint64_t event_id_flags, uint64_t event_data,
+                                         const void *argument, SWIFT_CONTEXT void *context);
+typedef SWIFTCALL void (*swift_action)(uint64_t serial, uint64_t event_id_flags, uint64_t event_data,
+                                       const void *argument, SWIFT_CONTEXT void *context);
+
+/* The event's two words as Swift passes an `sc_event`; no event (an eventless transition, the
+ * initial entry) is an id of SC_NONE, no flags, no data. */
+typedef struct event_words {
+    uint64_t id_flags, data;
+} event_words;
+
+_Static_assert(sizeof(sc_event) <= sizeof(event_words), "an sc_event is two words at most");
+
+static inline event_words words_of(const sc_event *event) {
+    event_words w = { SC_NONE, 0 };
+    if (event) memcpy(&w, event, sizeof *event);
+    return w;
+}
+
+/* machine_callback_begin for the trampolines: the same frame, with the serial block's refill
+ * out of line and saving every register itself (preserve_most), so that the usual path keeps
+ * nothing in registers across a call and saves none of its own. */
+__attribute__((noinline, cold, preserve_most))
+static void take_serials(void) {
+    machine_callback_take_serials(&machine_callback_state);
+}
+
+static inline uint64_t begin(void *runtime) {
+    machine_callback_thread *state = &machine_callback_state;
+    if (__builtin_expect(state->next == state->end, 0)) take_serials();
+    uint64_t serial = state->next++;
+    state->current.machine = runtime;
+    state->current.serial = serial;
+    return serial;
+}
+
+static inline uint8_t call_guard(const machine_trampoline_callee *callee, uint64_t serial, event_words w) {
+    return ((swift_guard)callee->function)(serial, w.id_flags, w.data, callee->argument, callee->context);
+}
+
+static inline void call_action(const machine_trampoline_callee *callee, uint64_t serial, event_words w) {
+    ((swift_action)callee->function)(serial, w.id_flags, w.data, callee->argument, callee->context);
+}
+
+/* An action list of several closures, or any list inside another callback (an action that sends
+ * to another machine, or asks this one canHandle): the frame it replaces is kept and put back. */
+__attribute__((noinline))
+static void run_actions(const machine_trampoline_host *host, sc_id action, const sc_event *event) {
+    const machine_trampoline_list *list = &host->actions[action];
+    void *replaced_machine = machine_callback_current_machine();
+    uint64_t replaced_serial = machine_callback_serial();
+    uint64_t serial = begin(host->runtime);
+    event_words w = words_of(event);
+    call_action(&list->first, serial, w);
+    for (const machine_trampoline_callee *c = list->rest; c < list->end; c++) call_action(c, serial, w);
+    machine_callback_restore(replaced_machine, replaced_serial);
+}
+
+/* A guard inside another callback: as run_actions. */
+__attribute__((noinline))
+static bool test_guard(const machine_trampoline_host *host, sc_id guard, const sc_event *event) {
+    void *replaced_machine = machine_callback_current_machine();
+    uint64_t replaced_serial = machine_callback_serial();
+    uint8_t holds = call_guard(&host->guards[guard].first, begin(host->runtime), words_of(event));
+    machine_callback_restore(replaced_machine, replaced_serial);
+    return holds & 1u;
+}
+
+/* The usual path of both: outside any callback (the frame is empty: the machine was sent an
+ * event from outside), one closure. The frame is opened and emptied again after the call, so
+ * nothing is kept across it. */
+
+bool machine_trampoline_guard(void *context, sc_machine *machine, sc_id guard, const sc_event *event) {
+    (void)machine;
+    const machine_trampoline_host *host = context;
+    if (machine_callback_serial() != 0) return test_guard(host, guard, event);
+    uint8_t holds = call_guard(&host->guards[guard].first, begin(host->runtime), words_of(event));
+    machine_callback_restore(NULL, 0);
+    return holds & 1u;
+}
+
+void machine_trampoline_action(void *context, sc_machine *machine, sc_id action, const sc_event *event) {
+    (void)machine;
+    const machine_trampoline_host *host = context;
+    const machine_trampoline_list *list = &host->actions[action];
+    if (machine_callback_serial() != 0 || list->rest != list->end) {
+        run_actions(host, action, event);
+        return;
+    }
+    call_action(&list->first, begin(host->runtime), words_of(event));
+    machine_callback_restore(NULL, 0);
+}
