@@ -66,7 +66,8 @@ static void run_actions(const machine_trampoline_host *host, sc_id action, const
     uint64_t serial = begin(host->runtime);
     event_words w = words_of(event);
     call_action(&list->first, serial, w);
-    for (const machine_trampoline_callee *c = list->rest; c < list->end; c++) call_action(c, serial, w);
+    if (list->rest)
+        for (const machine_trampoline_callee *c = list->rest; c->function; c++) call_action(c, serial, w);
     machine_callback_restore(replaced_machine, replaced_serial);
 }
 
@@ -97,7 +98,7 @@ void machine_trampoline_action(void *context, sc_machine *machine, sc_id action,
     (void)machine;
     const machine_trampoline_host *host = context;
     const machine_trampoline_list *list = &host->actions[action];
-    if (machine_callback_serial() != 0 || list->rest != list->end) {
+    if (machine_callback_serial() != 0 || list->rest) {
         run_actions(host, action, event);
         return;
     }

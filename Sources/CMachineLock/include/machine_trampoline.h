@@ -35,11 +35,11 @@ typedef struct machine_trampoline_callee {
 } machine_trampoline_callee;
 
 /** A guard's closure (one per guard id) or an action list's closures (one list per action id,
- *  never empty): the first held here, the others in rest..end. */
+ *  never empty): the first held here; `rest` NULL, or the others, ended by one whose function is
+ *  NULL. 32 bytes: an index is a shift, and a list never straddles two cache lines. */
 typedef struct machine_trampoline_list {
     machine_trampoline_callee first;
     const machine_trampoline_callee *rest;
-    const machine_trampoline_callee *end;
 } machine_trampoline_list;
 
 /** The `sc_host.context` of a Swift machine: the frame's machine (machine_callback.h: the

@@ -18,7 +18,8 @@ final class CallbackTable<Box: TrampolineCallable>: @unchecked Sendable {
 
     /// What keeps the closures alive.
     private let boxes: [[Box]]
-    /// Every list's closures after its first, list after list.
+    /// Every list's closures after its first, list after list, each list's ended by an empty
+    /// callee.
     private let rest: UnsafeMutablePointer<machine_trampoline_callee>
     private let restCount: Int
     /// One list per id; read by the trampolines through `machine_trampoline_host`.
@@ -33,17 +34,23 @@ final class CallbackTable<Box: TrampolineCallable>: @unchecked Sendable {
                      "ActionContext must be laid out as machine_trampoline.h passes it")
         boxes = lists
         listCount = lists.count
-        restCount = lists.reduce(0) { $0 + $1.count - 1 }
+        // A list of several closures: the others, then an empty callee (its end).
+        restCount = lists.reduce(0) { $0 + ($1.count > 1 ? $1.count : 0) }
         rest = .allocate(capacity: max(restCount, 1))
         self.lists = .allocate(capacity: max(lists.count, 1))
         var next = 0
         for (id, list) in lists.enumerated() {
-            let start = rest + next
-            for box in list.dropFirst() {
-                (rest + next).initialize(to: box.callee)
+            var others: UnsafePointer<machine_trampoline_callee>? = nil
+            if list.count > 1 {
+                others = UnsafePointer(rest + next)
+                for box in list.dropFirst() {
+                    (rest + next).initialize(to: box.callee)
+                    next += 1
+                }
+                (rest + next).initialize(to: machine_trampoline_callee(function: nil, context: nil, argument: nil))
                 next += 1
             }
-            (self.lists + id).initialize(to: machine_trampoline_list(first: list[0].callee, rest: start, end: rest + next))
+            (self.lists + id).initialize(to: machine_trampoline_list(first: list[0].callee, rest: others))
         }
     }
 
