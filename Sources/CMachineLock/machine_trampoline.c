@@ -31,9 +31,9 @@ static inline event_words words_of(const sc_event *event) {
     return w;
 }
 
-/* machine_callback_begin for the trampolines: the same frame, with the serial block's refill
- * out of line and saving every register itself (preserve_most), so that the usual path keeps
- * nothing in registers across a call and saves none of its own. */
+/* machine_callback_begin for the trampolines, returning the new serial: the same frame, with
+ * the serial block's refill out of line and saving every register itself (preserve_most), so
+ * that the trampolines save none of their own for it. */
 __attribute__((noinline, cold, preserve_most))
 static void take_serials(void) {
     machine_callback_take_serials(&machine_callback_state);
@@ -56,52 +56,37 @@ static inline void call_action(const machine_trampoline_callee *callee, uint64_t
     ((swift_action)callee->function)(serial, w.id_flags, w.data, callee->argument, callee->context);
 }
 
-/* An action list of several closures, or any list inside another callback (an action that sends
- * to another machine, or asks this one canHandle): the frame it replaces is kept and put back. */
+/*
+ * Each callback opens a frame of its own (a new serial) and leaves it open when it returns:
+ * only the core's code runs until the next callback opens the next frame, and the Swift code
+ * that called the core puts back the frame it replaced once the core returns
+ * (MachineRuntime.restoringCallbackFrame). Nothing is kept across the closure's call, and
+ * nothing is tested or written after it.
+ */
+
+/* An action list of several closures: one frame for all of them. */
 __attribute__((noinline))
-static void run_actions(const machine_trampoline_host *host, sc_id action, const sc_event *event) {
-    const machine_trampoline_list *list = &host->actions[action];
-    void *replaced_machine = machine_callback_current_machine();
-    uint64_t replaced_serial = machine_callback_serial();
+static void run_actions(const machine_trampoline_host *host, const machine_trampoline_list *list,
+                        const sc_event *event) {
     uint64_t serial = begin(host->runtime);
     event_words w = words_of(event);
     call_action(&list->first, serial, w);
-    if (list->rest)
-        for (const machine_trampoline_callee *c = list->rest; c->function; c++) call_action(c, serial, w);
-    machine_callback_restore(replaced_machine, replaced_serial);
+    for (const machine_trampoline_callee *c = list->rest; c->function; c++) call_action(c, serial, w);
 }
-
-/* A guard inside another callback: as run_actions. */
-__attribute__((noinline))
-static bool test_guard(const machine_trampoline_host *host, sc_id guard, const sc_event *event) {
-    void *replaced_machine = machine_callback_current_machine();
-    uint64_t replaced_serial = machine_callback_serial();
-    uint8_t holds = call_guard(&host->guards[guard].first, begin(host->runtime), words_of(event));
-    machine_callback_restore(replaced_machine, replaced_serial);
-    return holds & 1u;
-}
-
-/* The usual path of both: outside any callback (the frame is empty: the machine was sent an
- * event from outside), one closure. The frame is opened and emptied again after the call, so
- * nothing is kept across it. */
 
 bool machine_trampoline_guard(void *context, sc_machine *machine, sc_id guard, const sc_event *event) {
     (void)machine;
     const machine_trampoline_host *host = context;
-    if (machine_callback_serial() != 0) return test_guard(host, guard, event);
-    uint8_t holds = call_guard(&host->guards[guard].first, begin(host->runtime), words_of(event));
-    machine_callback_restore(NULL, 0);
-    return holds & 1u;
+    return call_guard(&host->guards[guard].first, begin(host->runtime), words_of(event)) & 1u;
 }
 
 void machine_trampoline_action(void *context, sc_machine *machine, sc_id action, const sc_event *event) {
     (void)machine;
     const machine_trampoline_host *host = context;
     const machine_trampoline_list *list = &host->actions[action];
-    if (machine_callback_serial() != 0 || list->rest) {
-        run_actions(host, action, event);
+    if (list->rest) {
+        run_actions(host, list, event);
         return;
     }
     call_action(&list->first, begin(host->runtime), words_of(event));
-    machine_callback_restore(NULL, 0);
 }

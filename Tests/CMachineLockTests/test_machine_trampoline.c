@@ -3,8 +3,9 @@
  * guard and action callbacks for Swift machines, without Swift: the "closures" here are C
  * functions with Swift's calling convention (clang's swiftcall), which record what they are
  * passed. They check what the Swift side relies on: the context's four words and the closure's
- * context, a frame of the machine's own around each call (emptied after it, or the replaced
- * one put back), every closure of a list in order in one frame, a guard's low bit.
+ * context, a new frame of the machine's own for each call, left open after it (the Swift code
+ * that called the core puts back the frame it replaced), every closure of a list in order in
+ * one frame, a guard's low bit.
  * Built with clang only (swiftcall). Output as the other C tests.
  */
 #include "machine_trampoline.h"
@@ -89,8 +90,9 @@ static bool an_action_gets_its_context_in_a_frame_of_its_own(void) {
     CHECK(calls[0].id_flags == id_flags_of(&event) && calls[0].data == 99,
           "event words %#llx %llu", (unsigned long long)calls[0].id_flags, (unsigned long long)calls[0].data);
     CHECK(calls[0].argument == &argument_x && calls[0].context == &closure_1, "argument or closure context");
-    CHECK(machine_callback_serial() == 0 && machine_callback_current_machine() == NULL,
-          "the frame is not empty after the callback");
+    CHECK(machine_callback_serial() == calls[0].serial && machine_callback_current_machine() == &runtime_a,
+          "the callback's frame was not left open");
+    machine_callback_restore(NULL, 0);      /* as the Swift caller does once the core returns */
     return true;
 }
 
@@ -115,7 +117,7 @@ static bool a_list_runs_every_closure_in_order_in_one_frame(void) {
     for (int i = 0; i < 3; i++)
         CHECK(calls[i].serial == calls[0].serial && calls[i].frame_serial == calls[0].serial
                   && calls[i].data == 5, "call %d in another frame or with another event", i);
-    CHECK(machine_callback_serial() == 0, "the frame is not empty after the list");
+    machine_callback_restore(NULL, 0);
     return true;
 }
 
@@ -129,30 +131,26 @@ static bool a_guard_answers_its_low_bit(void) {
           "guard's argument or frame");
     CHECK(calls[0].serial != calls[1].serial && calls[1].serial != calls[2].serial,
           "two guards shared a serial");
-    CHECK(machine_callback_serial() == 0, "the frame is not empty after a guard");
+    machine_callback_restore(NULL, 0);
     return true;
 }
 
-/* Machine B's callback sends to machine A, whose guard and actions run inside it. */
-static bool inside_another_callback_the_replaced_frame_is_put_back(void) {
+/* Machine B's callback sends to machine A, whose guard and actions run inside it: each in a
+ * new frame of A's, never B's; B's comes back from the Swift send that called A's core. */
+static bool inside_another_callback_each_call_has_a_new_frame_of_its_machine(void) {
     set_up();
     machine_callback_begin(&runtime_b);
     uint64_t outer = machine_callback_serial();
     sc_event event = { .id = 4, .flags = 0, .data = 0 };
-    bool holds = machine_trampoline_guard(&host, NULL, 0, &event);
-    CHECK(holds, "the guard's answer was lost");
-    CHECK(machine_callback_current_machine() == &runtime_b && machine_callback_serial() == outer,
-          "B's frame not back after A's guard");
+    CHECK(machine_trampoline_guard(&host, NULL, 0, &event), "the guard's answer was lost");
     machine_trampoline_action(&host, NULL, 0, &event);
-    CHECK(machine_callback_current_machine() == &runtime_b && machine_callback_serial() == outer,
-          "B's frame not back after A's action");
     machine_trampoline_action(&host, NULL, 1, &event);
-    CHECK(machine_callback_current_machine() == &runtime_b && machine_callback_serial() == outer,
-          "B's frame not back after A's list");
     CHECK(call_count == 5, "%d calls", call_count);
     for (int i = 0; i < 5; i++)
         CHECK(calls[i].frame_machine == &runtime_a && calls[i].serial == calls[i].frame_serial
                   && calls[i].serial != outer, "call %d not in a frame of A's own", i);
+    CHECK(calls[0].serial != calls[1].serial && calls[1].serial != calls[2].serial,
+          "a guard and an action shared a frame");
     machine_callback_restore(NULL, 0);
     return true;
 }
@@ -169,6 +167,7 @@ static bool serials_stay_unique_across_a_block(void) {
     CHECK(calls[0].serial != 0 && calls[1].serial != 0 && calls[0].serial != calls[1].serial
               && calls[0].serial != before, "serials %llu %llu", (unsigned long long)calls[0].serial,
           (unsigned long long)calls[1].serial);
+    machine_callback_restore(NULL, 0);
     CHECK(calls[0].serial != before && machine_callback_state.end - machine_callback_state.next
               == MACHINE_CALLBACK_SERIAL_BLOCK - 1, "no new block taken");
     return true;
@@ -179,7 +178,8 @@ int main(void) {
     run("no event is passed as SC_NONE", no_event_is_passed_as_sc_none);
     run("a list runs every closure in order in one frame", a_list_runs_every_closure_in_order_in_one_frame);
     run("a guard answers its low bit", a_guard_answers_its_low_bit);
-    run("inside another callback the replaced frame is put back", inside_another_callback_the_replaced_frame_is_put_back);
+    run("inside another callback each call has a new frame of its machine",
+        inside_another_callback_each_call_has_a_new_frame_of_its_machine);
     run("serials stay unique across a block", serials_stay_unique_across_a_block);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

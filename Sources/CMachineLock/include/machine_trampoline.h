@@ -50,10 +50,21 @@ typedef struct machine_trampoline_host {
     const machine_trampoline_list *actions;
 } machine_trampoline_host;
 
-/** `sc_host.guard`: calls guard `guard`'s closure in a callback frame of the runtime. */
+/*
+ * Frames: each call below opens a callback frame of the runtime (machine_callback.h) for its
+ * closures and leaves it open when it returns. Whoever called the core (the Swift runtime's
+ * MachineRuntime.restoringCallbackFrame) reads the frame before the call and puts it back
+ * after: the frame is emptied after a send from outside, and a callback of another machine
+ * that sent to this one has its own frame back. Leaving it open saves a test, a store and two
+ * registers per callback (about 2 ns per event on the guarded benchmark); between two
+ * callbacks only the core's code runs, and every Swift callback that runs user code opens a
+ * frame of its own.
+ */
+
+/** `sc_host.guard`: calls guard `guard`'s closure in a new callback frame of the runtime. */
 bool machine_trampoline_guard(void *context, sc_machine *machine, sc_id guard, const sc_event *event);
 
-/** `sc_host.action`: calls action list `action`'s closures, in order, in one callback frame. */
+/** `sc_host.action`: calls action list `action`'s closures, in order, in one new callback frame. */
 void machine_trampoline_action(void *context, sc_machine *machine, sc_id action, const sc_event *event);
 
 #endif

@@ -231,7 +231,7 @@ public final class Machine: @unchecked Sendable {
         try access {
             guard !runtime.started else { throw MachineError.alreadyStarted }
             runtime.started = true
-            try check(sc_machine_start(runtime.core))
+            try check(runtime.restoringCallbackFrame { sc_machine_start(runtime.core) })
             if drainingQueue && !runtime.externalQueue.isEmpty { try drainPending() }
             finishMacrostep()
         }
@@ -360,7 +360,9 @@ public final class Machine: @unchecked Sendable {
     /// meanwhile. Gate held.
     ///
     /// The fast path: when nothing but the core has work to do before the macrostep (started,
-    /// no external-event gate, no unhandled-event observer: `dispatchesDirectly`) and nothing
+    /// no external-event gate, no unhandled-event observer, and no guard or action whose
+    /// callback frame must be put back after it: `dispatchesDirectly`; a chart with guards or
+    /// actions takes the same path in `processInFull`, frame put back) and nothing
     /// after it (the status says handled or unhandled, the chart cannot halt, no callback
     /// queued an event, recorded an error or asked to stop), the send is one call of
     /// `sc_machine_dispatch` and a few loads. Anything else goes the whole way
@@ -383,10 +385,16 @@ public final class Machine: @unchecked Sendable {
         return Self.outcome(status)
     }
 
-    /// ``process(_:drainingQueue:)`` when the machine is not started, or an external-event
-    /// gate or unhandled-event observer must see the event.
+    /// ``process(_:drainingQueue:)`` for a chart with guards or actions (the direct dispatch
+    /// then puts back the callback frame), when the machine is not started, or an
+    /// external-event gate or unhandled-event observer must see the event.
     @usableFromInline
     func processInFull(_ event: sc_event, drainingQueue: Bool) throws -> SendOutcome {
+        if runtime.dispatchesDirectlyRestoringFrame {
+            let status = runtime.restoringCallbackFrame { sc_machine_dispatch(core, event) }
+            if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
+            return try finishProcessing(status, drainingQueue: drainingQueue)
+        }
         guard runtime.started else {
             runtime.releaseSlot(event.data)
             throw MachineError.notStarted
@@ -401,7 +409,7 @@ public final class Machine: @unchecked Sendable {
     func dispatch(_ event: sc_event) throws -> SendOutcome {
         if runtime.externalEventGate != nil && !admit(event) { return .unhandled }
         if runtime.wantsUnhandled { return try dispatchReportingUnhandled(event) }
-        let status = sc_machine_dispatch(runtime.core, event)
+        let status = runtime.restoringCallbackFrame { sc_machine_dispatch(runtime.core, event) }
         if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
         return Self.outcome(status)
     }
@@ -410,7 +418,7 @@ public final class Machine: @unchecked Sendable {
     /// releases its payload, so it can be reported.
     private func dispatchReportingUnhandled(_ event: sc_event) throws -> SendOutcome {
         let seen = runtime.observed(event)
-        let status = sc_machine_dispatch(runtime.core, event)
+        let status = runtime.restoringCallbackFrame { sc_machine_dispatch(runtime.core, event) }
         if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
         if status == SC_UNHANDLED { runtime.reportUnhandled(seen) }
         return Self.outcome(status)
@@ -458,7 +466,7 @@ public final class Machine: @unchecked Sendable {
         if runtime.stopRequested {
             runtime.stopRequested = false
             runtime.clearExternalQueue()
-            _ = sc_machine_stop(runtime.core)
+            _ = runtime.restoringCallbackFrame { sc_machine_stop(runtime.core) }
         }
         if !runtime.haltReported && sc_machine_is_halted(runtime.core) {
             runtime.haltReported = true
@@ -508,7 +516,7 @@ public final class Machine: @unchecked Sendable {
                 return
             }
             runtime.clearExternalQueue()
-            if runtime.started { _ = sc_machine_stop(runtime.core) }
+            if runtime.started { _ = runtime.restoringCallbackFrame { sc_machine_stop(runtime.core) } }
             runtime.haltReported = true
             scheduler.close()
             for finish in runtime.takeFinishers() { finish() }

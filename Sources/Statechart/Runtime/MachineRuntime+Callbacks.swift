@@ -15,7 +15,11 @@ extension MachineRuntime {
     func stateChanged(_ state: Int, entered: Bool) {
         guard wantsStateChanges else { return }
         let list = stateObservers
-        for observer in list { observer(state, entered) }
+        // A frame of its own: the one the last guard or action left open must not be live in
+        // an observer (a context kept from it is refused here, as in any later callback).
+        withCallbackFrame {
+            for observer in list { observer(state, entered) }
+        }
     }
 
     func transitionTaken(_ transition: Int, _ event: UnsafePointer<sc_event>?) {

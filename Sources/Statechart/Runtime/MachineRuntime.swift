@@ -157,12 +157,22 @@ final class MachineRuntime {
     @exclusivity(unchecked) var started = false { didSet { updateDispatchesDirectly() } }
 
     /// Whether a send may go straight to `sc_machine_dispatch` (`Machine.process`): started, and
-    /// no external-event gate or unhandled-event observer has to see the event first. Kept up
-    /// to date by those three properties, so the send path tests one flag.
+    /// no external-event gate or unhandled-event observer has to see the event first, and the
+    /// chart has no guard or action (no callback frame to put back after the dispatch). Kept up
+    /// to date by those properties, so the send path of a chart without callbacks tests one
+    /// flag.
     @usableFromInline @exclusivity(unchecked) private(set) var dispatchesDirectly = false
+    /// As ``dispatchesDirectly``, for a chart with guards or actions: the dispatch puts back
+    /// the callback frame (``restoringCallbackFrame(_:)``). Tested only once
+    /// ``dispatchesDirectly`` is false (`Machine.processInFull`), so that a chart without
+    /// callbacks pays nothing for them.
+    @exclusivity(unchecked) private(set) var dispatchesDirectlyRestoringFrame = false
     /// Whether the chart has a top-level final state, the only way a dispatch can halt the
     /// machine: when it has none, a send need not ask the core whether it halted.
     @usableFromInline let mayHalt: Bool
+    /// Whether the chart has guards or actions, whose trampolines leave callback frames open
+    /// (see ``restoringCallbackFrame(_:)``): without any, a send need not touch the frame.
+    @usableFromInline let hasGuardsOrActions: Bool
 
     /// The machine belongs to a ``LocalStateMachine``: until ``ownerHandedOut`` its sends go
     /// straight to the core when ``confinedSendsDirectly``, holding nothing, else hold its gate
@@ -175,8 +185,8 @@ final class MachineRuntime {
         didSet { updateDispatchesDirectly() }
     }
     /// A confined machine's send may call `sc_machine_dispatch` with nothing held and nothing
-    /// checked before it (`Machine.sendConfined`): ``dispatchesDirectly``, confined, not
-    /// handed out. No other thread can reach the machine, and its own callbacks cannot send to
+    /// checked before it (`Machine.sendConfined`): as ``dispatchesDirectly`` (with or without
+    /// callbacks), confined, not handed out. No other thread can reach the machine, and its own callbacks cannot send to
     /// it without handing it out first (a ``LocalStateMachine`` is not `Sendable`: no
     /// `@Sendable` callback can capture one), which takes the gate (`handOut`).
     @usableFromInline @exclusivity(unchecked) private(set) var confinedSendsDirectly = false
@@ -205,8 +215,10 @@ final class MachineRuntime {
     let runsFullAlgorithm: Bool
 
     private func updateDispatchesDirectly() {
-        dispatchesDirectly = started && !hasExternalEventGate && !wantsUnhandled && !runsFullAlgorithm
-        confinedSendsDirectly = dispatchesDirectly && confinedToOneThread && !ownerHandedOut
+        let direct = started && !hasExternalEventGate && !wantsUnhandled && !runsFullAlgorithm
+        dispatchesDirectly = direct && !hasGuardsOrActions
+        dispatchesDirectlyRestoringFrame = direct && hasGuardsOrActions
+        confinedSendsDirectly = direct && confinedToOneThread && !ownerHandedOut
     }
 
     /// Of the statuses SC_OK (0) and SC_UNHANDLED (1), the first after which a direct dispatch
@@ -394,6 +406,7 @@ final class MachineRuntime {
         self.maximumInternalQueueLengthValue = UInt32(min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max)))
         self.mayHalt = chart.hasTopLevelFinalState
         self.firstQuietStatus = mayHalt ? 1 : 0
+        self.hasGuardsOrActions = chart.guardTable.listCount + chart.actionTable.listCount > 0
         // One block for the core's host, the core machine and the gate's lock: one allocation
         // instead of four (host, machine, gate object, lock), freed in deinit.
         let coreBytes = chart.coreMachineBytes(&coreOptions)
@@ -436,14 +449,35 @@ final class MachineRuntime {
     }
 
     /// Runs `body` in a callback frame of this runtime (`machine_callback.h`): the frame the
-    /// ``ActionContext``s it makes are live in. The frame it replaced (none, or the callback of
-    /// another machine that sent to this one) is back when it returns. Every callback that
-    /// hands a context to user code runs in one (`MachineRuntime+Callbacks.swift`; the
-    /// external-event gate, before the macrostep). (Called here, not in the `@convention(c)`
-    /// trampolines of `host()`: there the C functions were not inlined.)
+    /// ``ActionContext``s it makes are live in. The frame it replaced (none, the frame a guard
+    /// or action left open, or the callback of another machine that sent to this one) is back
+    /// when it returns. Every Swift callback that hands a context to user code or calls user
+    /// code runs in one (`MachineRuntime+Callbacks.swift`; the external-event gate, before the
+    /// macrostep); guards and actions run in the frames their C trampolines open
+    /// (`machine_trampoline.h`).
     @inline(__always)
     func withCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
         try Self.withCallbackFrame(of: Unmanaged.passUnretained(self).toOpaque(), body)
+    }
+
+    /// Calls `body`, a call into the core that may run guards and actions, and puts back the
+    /// callback frame that was current before it: the trampolines leave each guard's and
+    /// action's frame open (`machine_trampoline.h`), so every call into the core that can run
+    /// them goes through here (`Machine`'s start, sends, stops and `canHandle`, the confined
+    /// send). After a send from outside the frame is empty again, and a callback of another
+    /// machine that sent to this one has its own back: a context is refused once its callback
+    /// has returned.
+    ///
+    /// ```swift
+    /// let status = runtime.restoringCallbackFrame { sc_machine_dispatch(core, event) }
+    /// ```
+    @inlinable @inline(__always)
+    func restoringCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
+        guard hasGuardsOrActions else { return try body() }
+        let replacedMachine = machine_callback_current_machine()
+        let replacedSerial = machine_callback_serial()
+        defer { machine_callback_restore(replacedMachine, replacedSerial) }
+        return try body()
     }
 
     /// ``withCallbackFrame(_:)`` of the runtime at `address`.

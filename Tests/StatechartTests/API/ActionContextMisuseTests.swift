@@ -88,7 +88,61 @@ final class ActionContextMisuseTests: XCTestCase {
         try machine.send("go")
     }
 
+    /// A context kept by a guard of a confined machine, used once the send has returned (the
+    /// guard's trampoline leaves its frame open; the send puts the empty one back).
+    static func useAfterConfinedSend() throws {
+        let kept = Kept()
+        let machine = try LocalStateMachine<Light, Switch>(initial: .off) {
+            StateNode(.off) { On(.flip, to: .on, guard: { ctx in kept.typed = ctx; return true }) }
+            StateNode(.on) { On(.flip, to: .off) }
+        }
+        try machine.start()
+        try machine.send(.flip)
+        _ = kept.typed!.isActive(.on)           // traps
+    }
+
+    /// A context kept by a transition's action of a typed machine, used once the send returned.
+    static func useAfterTypedSend() throws {
+        let kept = Kept()
+        let machine = try StateMachine<Light, Switch>(initial: .off) {
+            StateNode(.off) { On(.flip, to: .on) { ctx in kept.typed = ctx } }
+            StateNode(.on) { On(.flip, to: .off) }
+        }
+        try machine.start()
+        try machine.send(.flip)
+        _ = kept.typed!.isActive(.on)           // traps
+    }
+
+    /// A context kept by an exit action that `stop()` ran, used once it has returned.
+    static func useAfterStop() throws {
+        let kept = Kept()
+        let machine = Machine(try CompiledChart(ChartDefinition(states: [
+            StateDefinition("idle", onExit: [{ ctx in kept.context = ctx }]),
+        ])))
+        try machine.start()
+        machine.stop()
+        _ = kept.context!.isActive("idle")      // traps
+    }
+
+    /// A context kept by an action, used by a state observer later in the same macrostep.
+    static func useInAStateObserver() throws {
+        let kept = Kept()
+        let machine = Machine(try CompiledChart(ChartDefinition(states: [
+            StateDefinition("a", transitions: [TransitionDefinition(on: "go", to: "b", actions: [{ ctx in kept.context = ctx }])]),
+            StateDefinition("b"),
+        ])))
+        try machine.start()
+        machine.onStateChange { state, entered in
+            if state == "b" && entered { _ = kept.context!.isActive("b") }     // traps
+        }
+        try machine.send("go")
+    }
+
     static let misuses: [String: @Sendable () throws -> Void] = [
+        "useAfterConfinedSend": useAfterConfinedSend,
+        "useAfterTypedSend": useAfterTypedSend,
+        "useAfterStop": useAfterStop,
+        "useInAStateObserver": useInAStateObserver,
         "useAfterReturn": useAfterReturn,
         "useAfterMachineIsGone": useAfterMachineIsGone,
         "typedUseAfterMachineIsGone": typedUseAfterMachineIsGone,
@@ -116,6 +170,45 @@ final class ActionContextMisuseTests: XCTestCase {
 
     func testContextUsedInALaterCallbackStopsTheProgram() throws {
         try expectStop("useInALaterCallback", test: "testContextUsedInALaterCallbackStopsTheProgram")
+    }
+
+    func testContextUsedAfterAConfinedSendStopsTheProgram() throws {
+        try expectStop("useAfterConfinedSend", test: "testContextUsedAfterAConfinedSendStopsTheProgram")
+    }
+
+    func testContextUsedAfterATypedSendStopsTheProgram() throws {
+        try expectStop("useAfterTypedSend", test: "testContextUsedAfterATypedSendStopsTheProgram")
+    }
+
+    func testContextUsedAfterStopStopsTheProgram() throws {
+        try expectStop("useAfterStop", test: "testContextUsedAfterStopStopsTheProgram")
+    }
+
+    func testContextUsedInAStateObserverLaterInTheMacrostepStopsTheProgram() throws {
+        try expectStop("useInAStateObserver", test: "testContextUsedInAStateObserverLaterInTheMacrostepStopsTheProgram")
+    }
+
+    /// An action asks its own machine `canHandle`, which runs a guard inside it: the action's
+    /// context is live again afterwards, and the guard's was live in the guard.
+    func testContextStaysLiveAcrossCanHandleFromItsOwnCallback() throws {
+        final class Holder: @unchecked Sendable { weak var machine: Machine? }
+        let log = Kept(), holder = Holder()
+        let machine = Machine(try CompiledChart(ChartDefinition(states: [
+            StateDefinition("idle", transitions: [
+                TransitionDefinition(on: "go", guard: { ctx in
+                    if ctx.isActive("idle") { log.uses += 10 }
+                    return true
+                }, to: "busy"),
+            ], onEntry: [{ ctx in
+                if holder.machine!.canHandle("go") { log.uses += 100 }
+                if ctx.isActive("idle") { log.uses += 1 }
+            }]),
+            StateDefinition("busy"),
+        ])))
+        holder.machine = machine
+        try machine.start()
+        XCTAssertEqual(log.uses, 111)
+        XCTAssertEqual(machine.configuration, ["idle"])
     }
 
     /// Machine A's action sends to machine B, whose callbacks run inside A's: A's context is
