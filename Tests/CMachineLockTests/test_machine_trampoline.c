@@ -2,8 +2,8 @@
  * test_machine_trampoline.c - tests of Sources/CMachineLock/machine_trampoline.c, the core's
  * guard and action callbacks for Swift machines, without Swift: the "closures" here are C
  * functions with Swift's calling convention (clang's swiftcall), which record what they are
- * passed. They check what the Swift side relies on: the context's four words and the closure's
- * context, a new frame of the machine's own for each call, left open after it (the Swift code
+ * passed. They check what the Swift side relies on: the context's four words (serial, event,
+ * argument, configuration) and the closure's context, a new frame of the machine's own for each call, left open after it (the Swift code
  * that called the core puts back the frame it replaced), every closure of a list in order in
  * one frame, a guard's low bit.
  * Built with clang only (swiftcall). Output as the other C tests.
@@ -18,8 +18,10 @@
 
 /* What one closure call saw: its arguments and the frame it ran in. */
 typedef struct call {
-    uint64_t serial, id_flags, data;
+    uint64_t serial;
+    const sc_event *event;
     const void *argument;
+    const uint64_t *configuration;
     void *context;
     void *frame_machine;
     uint64_t frame_serial;
@@ -28,26 +30,28 @@ typedef struct call {
 static call calls[8];
 static int call_count;
 
-static void record(uint64_t serial, uint64_t id_flags, uint64_t data, const void *argument, void *context) {
+static void record(uint64_t serial, const sc_event *event, const void *argument, const uint64_t *configuration,
+                   void *context) {
     if (call_count < 8)
-        calls[call_count] = (call){ serial, id_flags, data, argument, context,
+        calls[call_count] = (call){ serial, event, argument, configuration, context,
                                     machine_callback_current_machine(), machine_callback_serial() };
     call_count++;
 }
 
-SWIFTCALL static void action(uint64_t serial, uint64_t id_flags, uint64_t data, const void *argument,
-                             SWIFT_CONTEXT void *context) {
-    record(serial, id_flags, data, argument, context);
+SWIFTCALL static void action(uint64_t serial, const sc_event *event, const void *argument,
+                             const uint64_t *configuration, SWIFT_CONTEXT void *context) {
+    record(serial, event, argument, configuration, context);
 }
 
 /* A guard answering the byte its context points at: Swift defines only its low bit. */
-SWIFTCALL static uint8_t guard(uint64_t serial, uint64_t id_flags, uint64_t data, const void *argument,
-                               SWIFT_CONTEXT void *context) {
-    record(serial, id_flags, data, argument, context);
+SWIFTCALL static uint8_t guard(uint64_t serial, const sc_event *event, const void *argument,
+                               const uint64_t *configuration, SWIFT_CONTEXT void *context) {
+    record(serial, event, argument, configuration, context);
     return *(const uint8_t *)context;
 }
 
 static int runtime_a, runtime_b, argument_x;
+static const uint64_t configuration_a[2];
 static uint8_t answer_true = 1, answer_false = 0xFE, answer_odd = 0x03;
 static char closure_1, closure_2, closure_3;
 
@@ -68,15 +72,9 @@ static void set_up(void) {
     guards[0] = (machine_trampoline_list){ { (const void *)guard, &answer_true, &argument_x }, NULL };
     guards[1] = (machine_trampoline_list){ { (const void *)guard, &answer_false, NULL }, NULL };
     guards[2] = (machine_trampoline_list){ { (const void *)guard, &answer_odd, NULL }, NULL };
-    host = (machine_trampoline_host){ &runtime_a, guards, actions };
+    host = (machine_trampoline_host){ &runtime_a, guards, actions, configuration_a };
     call_count = 0;
     memset(calls, 0, sizeof calls);
-}
-
-static uint64_t id_flags_of(const sc_event *event) {
-    uint64_t words[2];
-    memcpy(words, event, sizeof words);
-    return words[0];
 }
 
 static bool an_action_gets_its_context_in_a_frame_of_its_own(void) {
@@ -87,9 +85,9 @@ static bool an_action_gets_its_context_in_a_frame_of_its_own(void) {
     CHECK(calls[0].serial != 0 && calls[0].serial == calls[0].frame_serial,
           "serial %llu, frame's %llu", (unsigned long long)calls[0].serial, (unsigned long long)calls[0].frame_serial);
     CHECK(calls[0].frame_machine == &runtime_a, "the frame's machine is not the runtime");
-    CHECK(calls[0].id_flags == id_flags_of(&event) && calls[0].data == 99,
-          "event words %#llx %llu", (unsigned long long)calls[0].id_flags, (unsigned long long)calls[0].data);
+    CHECK(calls[0].event == &event, "the event's address is not the core's");
     CHECK(calls[0].argument == &argument_x && calls[0].context == &closure_1, "argument or closure context");
+    CHECK(calls[0].configuration == configuration_a, "not the machine's configuration");
     CHECK(machine_callback_serial() == calls[0].serial && machine_callback_current_machine() == &runtime_a,
           "the callback's frame was not left open");
     machine_callback_restore(NULL, 0);      /* as the Swift caller does once the core returns */
@@ -99,9 +97,10 @@ static bool an_action_gets_its_context_in_a_frame_of_its_own(void) {
 static bool no_event_is_passed_as_sc_none(void) {
     set_up();
     machine_trampoline_action(&host, NULL, 0, NULL);
-    sc_event none = { .id = SC_NONE, .flags = 0, .data = 0 };
-    CHECK(call_count == 1 && calls[0].id_flags == id_flags_of(&none) && calls[0].data == 0,
-          "event words %#llx %llu", (unsigned long long)calls[0].id_flags, (unsigned long long)calls[0].data);
+    CHECK(call_count == 1 && calls[0].event == &machine_trampoline_no_event, "not the no-event event");
+    CHECK(calls[0].event->id == SC_NONE && calls[0].event->flags == 0 && calls[0].event->data == 0,
+          "the no-event event is %u/%u/%llu", calls[0].event->id, calls[0].event->flags,
+          (unsigned long long)calls[0].event->data);
     return true;
 }
 
@@ -116,7 +115,8 @@ static bool a_list_runs_every_closure_in_order_in_one_frame(void) {
           "each closure's own argument");
     for (int i = 0; i < 3; i++)
         CHECK(calls[i].serial == calls[0].serial && calls[i].frame_serial == calls[0].serial
-                  && calls[i].data == 5, "call %d in another frame or with another event", i);
+                  && calls[i].event == &event && calls[i].configuration == configuration_a,
+              "call %d in another frame or with another event", i);
     machine_callback_restore(NULL, 0);
     return true;
 }

@@ -12,7 +12,9 @@
  * A Swift closure is two words, its function and its context (NULL when it captures nothing);
  * the function takes its arguments exploded into scalars and the context in the swift_context
  * register. The one argument, an `ActionContext`, explodes into four 64-bit words: the frame's
- * serial, the event's two words (id and flags; data) and the box's argument. The Swift side checks
+ * serial, the event's address (machine_trampoline_no_event when there is none), the box's
+ * argument and the machine's configuration bits (`sc_machine_configuration`). Swift passes a
+ * struct of at most four words in registers; a fifth would pass it through memory. The Swift side checks
  * the context's layout where it fills these lists (`CallbackTable`), and every Swift test of a
  * guard or action calls through here.
  *
@@ -43,12 +45,22 @@ typedef struct machine_trampoline_list {
 } machine_trampoline_list;
 
 /** The `sc_host.context` of a Swift machine: the frame's machine (machine_callback.h: the
- *  Swift runtime's address) and the chart's lists. */
+ *  Swift runtime's address), the chart's lists, and the configuration bits the contexts carry. */
 typedef struct machine_trampoline_host {
     void *runtime;
     const machine_trampoline_list *guards;
     const machine_trampoline_list *actions;
+    const uint64_t *configuration;
 } machine_trampoline_host;
+
+/** The event a context has when there is none (an eventless transition, the initial entry):
+ *  id SC_NONE, no flags, no data. */
+extern const sc_event machine_trampoline_no_event;
+
+/** Its address (for Swift, which cannot take a C constant's address itself). */
+static inline const sc_event *machine_trampoline_no_event_address(void) {
+    return &machine_trampoline_no_event;
+}
 
 /*
  * Frames: each call below opens a callback frame of the runtime (machine_callback.h) for its

@@ -108,11 +108,11 @@ extension StateMachine {
         // Always inlined into the guard: a call of its own cost a frame per test.
         @inlinable @inline(__always)
         public func isActive(_ state: State) -> Bool {
-            let runtime = untyped.liveRuntimeAddress        // before the maps, which may be gone
+            untyped.checkLive()        // before the maps, which may be gone
             // Borrowed: loading the unowned(unsafe) reference retained and released it.
             let found = mapsReference._withUnsafeGuaranteedRef { $0.index(of: state) }
             guard let index = found else { return false }
-            return ActionContext.isActive(stateIndex: index, runtimeAt: runtime)
+            return untyped.isActiveOnceLive(stateIndex: index)
         }
 
         /// The machine running this action. Read it while the action runs (see

@@ -89,46 +89,66 @@ public struct ActionContext {
     // runtime strongly cost an atomic retain and release per guard or action (about 40
     // instructions each; 145 per event on the guarded benchmark).
     @usableFromInline let serial: UInt64
-    /// The core's view of the event (interned id and payload slot), so typed layers can map it
-    /// back to their own event type without string work. `id` is `SC_NONE` when there is no event.
-    @usableFromInline let coreEvent: sc_event
+    /// Where the core (or the runtime) keeps the event while the callback runs; read only once
+    /// the context is known to be live (``coreEvent``).
+    @usableFromInline let eventAddress: UnsafePointer<sc_event>
     /// The argument of the callback's box (``ActionBox/argument``), unretained (the box keeps
     /// it): a typed chart's maps (a `TypedChartMaps`: a typed context, ``StateMachine/Context``,
     /// is this context alone, so the dispatch path calls a typed callback without building
     /// another), an SCXML session; nil for other callbacks. Read only once the context is known
     /// to be live.
     @usableFromInline package let argument: UnsafeRawPointer?
+    /// The machine's configuration bits (`MachineRuntime.configuration`), so that a guard's
+    /// state test waits on no load before the bit's word: through the frame's runtime it
+    /// waited on two (a thread-local, then the runtime). Read only once the context is known to
+    /// be live (the machine is then running its callback).
+    @usableFromInline let configuration: UnsafePointer<UInt64>?
 
     /// A context for the callback running now on this thread, in the frame
-    /// `MachineRuntime.withCallbackFrame` opened for it.
-    init(coreEvent: sc_event = sc_event(id: SC_NONE, flags: 0, data: 0), argument: UnsafeRawPointer? = nil) {
+    /// `MachineRuntime.withCallbackFrame` opened for it, for the event at `event` (none: nil),
+    /// which must stay there while the callback runs.
+    init(event: UnsafePointer<sc_event>? = nil, argument: UnsafeRawPointer? = nil) {
         self.serial = machine_callback_serial()
-        self.coreEvent = coreEvent
+        self.eventAddress = event ?? machine_trampoline_no_event_address()
         self.argument = argument
+        self.configuration = machine_callback_current_machine().map {
+            Unmanaged<MachineRuntime>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.configuration }
+        }
     }
 
     /// Whether the context is laid out as the C trampolines pass it (`machine_trampoline.h`):
-    /// four words, the serial, the event's two (id and flags, data), the argument. Checked
+    /// four words, the serial, the event's address, the argument, the configuration. Checked
     /// where the trampolines' lists are filled (`CallbackTable`), in release builds too.
     static var layoutMatchesTrampolines: Bool {
         MemoryLayout<ActionContext>.size == 32
             && MemoryLayout<ActionContext>.offset(of: \.serial) == 0
-            && MemoryLayout<ActionContext>.offset(of: \.coreEvent) == 8
-            && MemoryLayout<ActionContext>.offset(of: \.argument) == 24
-            && MemoryLayout<sc_event>.size == 16 && MemoryLayout<sc_event>.offset(of: \.data) == 8
+            && MemoryLayout<ActionContext>.offset(of: \.eventAddress) == 8
+            && MemoryLayout<ActionContext>.offset(of: \.argument) == 16
+            && MemoryLayout<ActionContext>.offset(of: \.configuration) == 24
+    }
+
+    /// The core's view of the event (interned id and payload slot), so typed layers can map it
+    /// back to their own event type without string work. `id` is `SC_NONE` when there is no
+    /// event. The program stops unless the context is live.
+    @inlinable
+    var coreEvent: sc_event {
+        checkLive()
+        return eventAddress.pointee
     }
 
     /// This context, for a callback whose contexts carry `argument` (its box's).
     @inlinable @inline(__always)
     func carrying(argument: UnsafeRawPointer?) -> ActionContext {
-        ActionContext(serial: serial, coreEvent: coreEvent, argument: argument)
+        ActionContext(serial: serial, eventAddress: eventAddress, argument: argument, configuration: configuration)
     }
 
     @inlinable @inline(__always)
-    init(serial: UInt64, coreEvent: sc_event, argument: UnsafeRawPointer?) {
+    init(serial: UInt64, eventAddress: UnsafePointer<sc_event>, argument: UnsafeRawPointer?,
+         configuration: UnsafePointer<UInt64>?) {
         self.serial = serial
-        self.coreEvent = coreEvent
+        self.eventAddress = eventAddress
         self.argument = argument
+        self.configuration = configuration
     }
 
     /// The address of the runtime running this context's callback, which is the one running on

@@ -9,13 +9,15 @@ extension ActionContext {
     /// the SCXML guards' state tests (`In()`), which read the configuration the same way.
     @inlinable @inline(__always)
     package func isActive(stateIndex index: Int) -> Bool {
-        Self.isActive(stateIndex: index, runtimeAt: liveRuntimeAddress)
+        checkLive()
+        return isActiveOnceLive(stateIndex: index)
     }
 
-    /// Whether the state at `index` is active in the runtime at `address`, which the caller
-    /// got from ``liveRuntimeAddress``.
+    /// ``isActive(stateIndex:)`` once the caller has checked that the context is live.
     @inlinable @inline(__always)
-    static func isActive(stateIndex index: Int, runtimeAt address: UnsafeMutableRawPointer) -> Bool {
-        Unmanaged<MachineRuntime>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.isActive(index: index) }
+    func isActiveOnceLive(stateIndex index: Int) -> Bool {
+        // No range check: every caller's index comes from the chart's own tables (the typed
+        // maps, the SCXML state tests). Bit s of word s/64, as `MachineRuntime.isActive(index:)`.
+        configuration.unsafelyUnwrapped[index &>> 6] &>> UInt64(index & 63) & 1 != 0
     }
 }

@@ -40,7 +40,9 @@ extension Machine {
     /// Asks the gate whether `event` may run; a dropped event's payload is released. Gate held.
     func admit(_ event: sc_event) -> Bool {
         guard let gate = runtime.externalEventGate, !sc_machine_is_halted(runtime.core) else { return true }
-        let admitted = runtime.withCallbackFrame { gate(ActionContext(coreEvent: event)) }
+        let admitted = withUnsafePointer(to: event) { event in
+            runtime.withCallbackFrame { gate(ActionContext(event: event)) }
+        }
         if !admitted { runtime.releaseSlot(event.data) }
         return admitted
     }

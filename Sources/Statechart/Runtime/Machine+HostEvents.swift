@@ -55,7 +55,7 @@ extension Machine {
         access {
             _ = runtime.observers.add(transition: { _, event in
                 guard event.raw.id != SC_NONE else { return }
-                body(ActionContext(coreEvent: event.raw))
+                withUnsafePointer(to: event.raw) { body(ActionContext(event: $0)) }
             })
         }
     }

@@ -5,13 +5,6 @@ import CStateCore
 /// `machine_trampoline.h`): observers, invocations, done data, a full internal queue, a transition not taken;
 /// and the observers' reports of what no caller can receive.
 extension MachineRuntime {
-    /// A context for the callback running now (inside `withCallbackFrame`).
-    @inline(__always)
-    static func context(_ event: UnsafePointer<sc_event>?) -> ActionContext {
-        guard let event else { return ActionContext() }
-        return ActionContext(coreEvent: event.pointee)
-    }
-
     func stateChanged(_ state: Int, entered: Bool) {
         guard wantsStateChanges else { return }
         let list = stateObservers

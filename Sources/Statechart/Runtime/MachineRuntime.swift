@@ -284,6 +284,7 @@ final class MachineRuntime {
         var host = sc_host()
         let trampolineHost = trampolineHostStorage
         trampolineHost.pointee.runtime = Unmanaged.passUnretained(self).toOpaque()
+        trampolineHost.pointee.configuration = configuration
         host.context = UnsafeMutableRawPointer(trampolineHost)
         // In C: the trampolines call the chart's closures directly (machine_trampoline.h).
         host.guard = machine_trampoline_guard
@@ -423,7 +424,8 @@ final class MachineRuntime {
         let host = block.initializeMemory(as: sc_host.self, repeating: sc_host(), count: 1)
         (block + Self.trampolineHostOffset).initializeMemory(
             as: machine_trampoline_host.self, repeating: machine_trampoline_host(
-                runtime: nil, guards: chart.guardTable.lists, actions: chart.actionTable.lists), count: 1)
+                runtime: nil, guards: chart.guardTable.lists, actions: chart.actionTable.lists, configuration: nil),
+            count: 1)
         var core: OpaquePointer?
         let status = sc_machine_init(&core, block + Self.hostBytes, coreBytes, chart.chartPointer, host, &coreOptions)
         precondition(status == SC_OK, "CStateCore rejected tables CompiledChart had checked")
