@@ -32,7 +32,7 @@ extension StateMachine {
 
         @inlinable @inline(__always)
         init(untyped: ActionContext, maps: TypedChartMaps<State, Event>) {
-            self.untyped = untyped.carrying(argument: UnsafeRawPointer(Unmanaged.passUnretained(maps).toOpaque()))
+            self.untyped = untyped.carrying(argument: UnsafeRawPointer(maps.callbackArgument))
         }
 
         /// The chart's maps. Unretained: the chart's boxes keep them, and the chart lives while
@@ -45,7 +45,7 @@ extension StateMachine {
 
         @inlinable
         var mapsReference: Unmanaged<TypedChartMaps<State, Event>> {
-            @inline(__always) get { Unmanaged.fromOpaque(untyped.argument.unsafelyUnwrapped) }
+            @inline(__always) get { TypedChartMaps.reference(fromCallbackArgument: untyped.argument.unsafelyUnwrapped) }
         }
 
         /// The event being processed, or `nil` for eventless transitions, the initial entry,
@@ -109,6 +109,9 @@ extension StateMachine {
         @inlinable @inline(__always)
         public func isActive(_ state: State) -> Bool {
             untyped.checkLive()        // before the maps, which may be gone
+            if let index = TypedChartMaps<State, Event>.directStateIndex(state, fromCallbackArgument: untyped.argument.unsafelyUnwrapped) {
+                return index >= 0 && untyped.isActiveOnceLive(stateIndex: index)
+            }
             // Borrowed: loading the unowned(unsafe) reference retained and released it.
             let found = mapsReference._withUnsafeGuaranteedRef { $0.index(of: state) }
             guard let index = found else { return false }

@@ -32,8 +32,41 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     @exclusivity(unchecked) private(set) var eventByName: [String: Event] = [:]
     @exclusivity(unchecked) private(set) var eventNames: [String] = []
 
+    /// What the chart's callbacks carry as their argument (``ActionContext/argument``, from their
+    /// boxes): this object's address, then for a state type of at most one byte the state index
+    /// of each byte value (`UInt32.max`: not a state of the chart), filled when linked. A
+    /// guard's `isActive` then reads the index one load from its context (``directStateIndex(_:)``),
+    /// not through this object and its table's storage: the load chain a guard's state test
+    /// waits on is one link shorter.
+    @usableFromInline let callbackArgument: UnsafeMutableRawPointer
+    @usableFromInline static var callbackArgumentBytes: Int { 8 + 256 * MemoryLayout<UInt32>.stride }
+
     /// Events without payload: a registered event is recovered from its interned id alone.
     @usableFromInline let eventsAreNames = Event.Name.self == Event.self
+
+    init() {
+        callbackArgument = .allocate(byteCount: Self.callbackArgumentBytes, alignment: 8)
+        (callbackArgument + 8).initializeMemory(as: UInt32.self, repeating: .max, count: 256)
+        callbackArgument.storeBytes(of: Unmanaged.passUnretained(self).toOpaque(), as: UnsafeMutableRawPointer.self)
+    }
+
+    deinit { callbackArgument.deallocate() }
+
+    /// The maps whose ``callbackArgument`` is at `argument`, unretained.
+    @inlinable @inline(__always)
+    static func reference(fromCallbackArgument argument: UnsafeRawPointer) -> Unmanaged<TypedChartMaps> {
+        Unmanaged.fromOpaque(argument.load(as: UnsafeRawPointer.self))
+    }
+
+    /// The index of `state` read from the ``callbackArgument`` at `argument` (-1: not a state
+    /// of the chart), when the state type is at most one byte and trivially copyable; nil for
+    /// other state types, which ask the maps (``index(of:)``).
+    @inlinable @inline(__always)
+    static func directStateIndex(_ state: State, fromCallbackArgument argument: UnsafeRawPointer) -> Int? {
+        guard MemoryLayout<State>.size <= 1 && _isPOD(State.self) else { return nil }
+        let id = argument.load(fromByteOffset: 8 + 4 * Int(ByteKeyTable.bytes(of: state)), as: UInt32.self)
+        return id == .max ? -1 : Int(id)
+    }
     /// String-named events: any event name is an event.
     let eventsAreStrings = Event.self == String.self
 
@@ -73,6 +106,11 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
             }
         }
         stateKeys = ByteKeyTable(stateKeyEntries, of: State.self)
+        if MemoryLayout<State>.size <= 1 && _isPOD(State.self) {
+            for (state, index) in stateKeyEntries {
+                callbackArgument.storeBytes(of: index, toByteOffset: 8 + 4 * Int(ByteKeyTable.bytes(of: state)), as: UInt32.self)
+            }
+        }
         eventNames = compiled.eventNames
         eventByCoreID = Array(repeating: nil, count: compiled.eventNames.count)
         var nameKeyEntries: [(key: Event.Name, id: UInt32)] = []

@@ -45,15 +45,22 @@ package final class ActionBox: @unchecked Sendable {
     /// carrying `maps`.
     @inlinable
     convenience init<State, Event>(typed action: @escaping TypedAction<State, Event>, maps: TypedChartMaps<State, Event>) {
-        self.init(TypedCallbackABI.untyped(action), argument: maps)
+        self.init(TypedCallbackABI.untyped(action), argument: maps.callbackArgument, keeping: maps)
     }
 
     /// An action whose contexts carry `argument` (``ActionContext/argument``), which the box keeps.
     @usableFromInline
-    package init(_ run: @escaping Action, argument: AnyObject & Sendable) {
+    package convenience init(_ run: @escaping Action, argument: AnyObject & Sendable) {
+        self.init(run, argument: UnsafeRawPointer(Unmanaged.passUnretained(argument).toOpaque()), keeping: argument)
+    }
+
+    /// An action whose contexts carry `argument`, memory that `owner` keeps (a typed chart's
+    /// maps and their ``TypedChartMaps/callbackArgument``).
+    @usableFromInline
+    init(_ run: @escaping Action, argument: UnsafeRawPointer, keeping owner: AnyObject & Sendable) {
         self.run = run
-        self.argument = UnsafeRawPointer(Unmanaged.passUnretained(argument).toOpaque())
-        self.argumentOwner = argument
+        self.argument = argument
+        self.argumentOwner = owner
     }
 
     /// The action as an untyped closure a definition may hand out and anyone may box again:
@@ -89,15 +96,21 @@ package final class GuardBox: @unchecked Sendable {
     /// carrying `maps`.
     @inlinable
     convenience init<State, Event>(typed condition: @escaping TypedGuard<State, Event>, maps: TypedChartMaps<State, Event>) {
-        self.init(TypedCallbackABI.untyped(condition), argument: maps)
+        self.init(TypedCallbackABI.untyped(condition), argument: maps.callbackArgument, keeping: maps)
     }
 
     /// A guard whose contexts carry `argument` (``ActionContext/argument``), which the box keeps.
     @usableFromInline
-    package init(_ test: @escaping Guard, argument: AnyObject & Sendable) {
+    package convenience init(_ test: @escaping Guard, argument: AnyObject & Sendable) {
+        self.init(test, argument: UnsafeRawPointer(Unmanaged.passUnretained(argument).toOpaque()), keeping: argument)
+    }
+
+    /// As ``ActionBox/init(_:argument:keeping:)``.
+    @usableFromInline
+    init(_ test: @escaping Guard, argument: UnsafeRawPointer, keeping owner: AnyObject & Sendable) {
         self.test = test
-        self.argument = UnsafeRawPointer(Unmanaged.passUnretained(argument).toOpaque())
-        self.argumentOwner = argument
+        self.argument = argument
+        self.argumentOwner = owner
     }
 
     /// The guard as an untyped closure (see ``ActionBox/action``).
