@@ -29,6 +29,11 @@ public final class CompiledChart: @unchecked Sendable {
     /// Guards and action lists by the ids the core's tables use (see ``CallbackTable``).
     let guardTable: CallbackTable<GuardBox>
     let actionTable: CallbackTable<ActionBox>
+    /// Whether a dispatch can run a guard or an action: the chart has a guard, or an action
+    /// list besides its start-up content (``ChartDefinition/onStart``, the root's initial
+    /// content, which only `start` runs; every SCXML chart has one). Without, a send need not
+    /// put back a callback frame (`MachineRuntime.dispatchRunsGuardsOrActions`).
+    let dispatchRunsGuardsOrActions: Bool
     let invocations: [Int: [Invocation]]
     let doneData: [Int: DoneData]
     let kinds: [sc_state_kind]
@@ -66,6 +71,9 @@ public final class CompiledChart: @unchecked Sendable {
         self.events = compiled.eventTable
         self.guardTable = CallbackTable(single: compiled.guards)
         self.actionTable = CallbackTable(lists: compiled.actions)
+        // Each list has an id of its own (ChartCompiler.actionID), the start-up one too.
+        self.dispatchRunsGuardsOrActions = !compiled.guards.isEmpty
+            || compiled.actions.count > (definition.startBoxes.isEmpty ? 0 : 1)
         self.invocations = compiled.invocations
         self.doneData = compiled.doneData
         self.kinds = compiled.kinds

@@ -96,7 +96,7 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
         guard id != .max else { return try sendGeneral(event) }
         let coreEvent = sc_event(id: id, flags: 0, data: 0)
         guard runtime.confinedSendsDirectly else { return try machine.sendConfinedHoldingGate(coreEvent) }
-        let status = runtime.restoringCallbackFrame { sc_machine_dispatch(core, coreEvent) }
+        let status = runtime.dispatchRestoringFrame(core, coreEvent)
         if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
         return try machine.finishConfinedSend(status)
     }

@@ -360,16 +360,16 @@ public final class Machine: @unchecked Sendable {
     /// meanwhile. Gate held.
     ///
     /// The fast path: when nothing but the core has work to do before the macrostep (started,
-    /// no external-event gate, no unhandled-event observer, and no guard or action whose
-    /// callback frame must be put back after it: `dispatchesDirectly`; a chart with guards or
-    /// actions takes the same path in `processInFull`, frame put back) and nothing
+    /// no external-event gate, no unhandled-event observer, and no guard or action the dispatch
+    /// can run: `dispatchesDirectly`; with guards or actions, `processRestoringFrame` does the
+    /// same and puts back the callback frame after the dispatch) and nothing
     /// after it (the status says handled or unhandled, the chart cannot halt, no callback
     /// queued an event, recorded an error or asked to stop), the send is one call of
     /// `sc_machine_dispatch` and a few loads. Anything else goes the whole way
     /// (`finishProcessing`), which does what the fast path skipped.
     @inlinable @inline(__always)
     func process(_ event: sc_event, drainingQueue: Bool = true) throws -> SendOutcome {
-        guard runtime.dispatchesDirectly else { return try processInFull(event, drainingQueue: drainingQueue) }
+        guard runtime.dispatchesDirectly else { return try processRestoringFrame(event, drainingQueue: drainingQueue) }
         let status = sc_machine_dispatch(core, event)
         if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
         return try finishProcessing(status, drainingQueue: drainingQueue)
@@ -385,16 +385,21 @@ public final class Machine: @unchecked Sendable {
         return Self.outcome(status)
     }
 
-    /// ``process(_:drainingQueue:)`` for a chart with guards or actions (the direct dispatch
-    /// then puts back the callback frame), when the machine is not started, or an
-    /// external-event gate or unhandled-event observer must see the event.
+    /// ``process(_:drainingQueue:)`` for a chart whose dispatch can run guards or actions: the
+    /// same direct dispatch, putting back the callback frame (out of line, so that the send of a
+    /// chart without them stays small enough to inline); or the whole way.
+    @usableFromInline
+    func processRestoringFrame(_ event: sc_event, drainingQueue: Bool) throws -> SendOutcome {
+        guard runtime.dispatchesDirectlyRestoringFrame else { return try processInFull(event, drainingQueue: drainingQueue) }
+        let status = runtime.restoringCallbackFrame { sc_machine_dispatch(core, event) }
+        if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
+        return try finishProcessing(status, drainingQueue: drainingQueue)
+    }
+
+    /// ``process(_:drainingQueue:)`` when the machine is not started, or an external-event
+    /// gate or unhandled-event observer must see the event.
     @usableFromInline
     func processInFull(_ event: sc_event, drainingQueue: Bool) throws -> SendOutcome {
-        if runtime.dispatchesDirectlyRestoringFrame {
-            let status = runtime.restoringCallbackFrame { sc_machine_dispatch(core, event) }
-            if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
-            return try finishProcessing(status, drainingQueue: drainingQueue)
-        }
         guard runtime.started else {
             runtime.releaseSlot(event.data)
             throw MachineError.notStarted
@@ -409,7 +414,7 @@ public final class Machine: @unchecked Sendable {
     func dispatch(_ event: sc_event) throws -> SendOutcome {
         if runtime.externalEventGate != nil && !admit(event) { return .unhandled }
         if runtime.wantsUnhandled { return try dispatchReportingUnhandled(event) }
-        let status = runtime.restoringCallbackFrame { sc_machine_dispatch(runtime.core, event) }
+        let status = runtime.dispatchRestoringFrame(runtime.core, event)
         if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
         return Self.outcome(status)
     }
@@ -418,7 +423,7 @@ public final class Machine: @unchecked Sendable {
     /// releases its payload, so it can be reported.
     private func dispatchReportingUnhandled(_ event: sc_event) throws -> SendOutcome {
         let seen = runtime.observed(event)
-        let status = runtime.restoringCallbackFrame { sc_machine_dispatch(runtime.core, event) }
+        let status = runtime.dispatchRestoringFrame(runtime.core, event)
         if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
         if status == SC_UNHANDLED { runtime.reportUnhandled(seen) }
         return Self.outcome(status)

@@ -164,15 +164,16 @@ final class MachineRuntime {
     @usableFromInline @exclusivity(unchecked) private(set) var dispatchesDirectly = false
     /// As ``dispatchesDirectly``, for a chart with guards or actions: the dispatch puts back
     /// the callback frame (``restoringCallbackFrame(_:)``). Tested only once
-    /// ``dispatchesDirectly`` is false (`Machine.processInFull`), so that a chart without
-    /// callbacks pays nothing for them.
-    @exclusivity(unchecked) private(set) var dispatchesDirectlyRestoringFrame = false
+    /// ``dispatchesDirectly`` is false (`Machine.process`), so that a chart without callbacks
+    /// pays nothing for them.
+    @usableFromInline @exclusivity(unchecked) private(set) var dispatchesDirectlyRestoringFrame = false
     /// Whether the chart has a top-level final state, the only way a dispatch can halt the
     /// machine: when it has none, a send need not ask the core whether it halted.
     @usableFromInline let mayHalt: Bool
-    /// Whether the chart has guards or actions, whose trampolines leave callback frames open
-    /// (see ``restoringCallbackFrame(_:)``): without any, a send need not touch the frame.
-    @usableFromInline let hasGuardsOrActions: Bool
+    /// Whether a dispatch can run guards or actions, whose trampolines leave callback frames
+    /// open (see ``restoringCallbackFrame(_:)``; `CompiledChart.dispatchRunsGuardsOrActions`):
+    /// without any, a send need not touch the frame.
+    @usableFromInline let dispatchRunsGuardsOrActions: Bool
 
     /// The machine belongs to a ``LocalStateMachine``: until ``ownerHandedOut`` its sends go
     /// straight to the core when ``confinedSendsDirectly``, holding nothing, else hold its gate
@@ -216,8 +217,8 @@ final class MachineRuntime {
 
     private func updateDispatchesDirectly() {
         let direct = started && !hasExternalEventGate && !wantsUnhandled && !runsFullAlgorithm
-        dispatchesDirectly = direct && !hasGuardsOrActions
-        dispatchesDirectlyRestoringFrame = direct && hasGuardsOrActions
+        dispatchesDirectly = direct && !dispatchRunsGuardsOrActions
+        dispatchesDirectlyRestoringFrame = direct && dispatchRunsGuardsOrActions
         confinedSendsDirectly = direct && confinedToOneThread && !ownerHandedOut
     }
 
@@ -407,7 +408,7 @@ final class MachineRuntime {
         self.maximumInternalQueueLengthValue = UInt32(min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max)))
         self.mayHalt = chart.hasTopLevelFinalState
         self.firstQuietStatus = mayHalt ? 1 : 0
-        self.hasGuardsOrActions = chart.guardTable.listCount + chart.actionTable.listCount > 0
+        self.dispatchRunsGuardsOrActions = chart.dispatchRunsGuardsOrActions
         // One block for the core's host, the core machine and the gate's lock: one allocation
         // instead of four (host, machine, gate object, lock), freed in deinit.
         let coreBytes = chart.coreMachineBytes(&coreOptions)
@@ -475,11 +476,18 @@ final class MachineRuntime {
     /// ```
     @inlinable @inline(__always)
     func restoringCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
-        guard hasGuardsOrActions else { return try body() }
         let replacedMachine = machine_callback_current_machine()
         let replacedSerial = machine_callback_serial()
         defer { machine_callback_restore(replacedMachine, replacedSerial) }
         return try body()
+    }
+
+    /// `sc_machine_dispatch(core, event)`, putting back the callback frame when the dispatch
+    /// can run guards or actions (``dispatchRunsGuardsOrActions``).
+    @inlinable @inline(__always)
+    func dispatchRestoringFrame(_ core: OpaquePointer, _ event: sc_event) -> sc_status {
+        guard dispatchRunsGuardsOrActions else { return sc_machine_dispatch(core, event) }
+        return restoringCallbackFrame { sc_machine_dispatch(core, event) }
     }
 
     /// ``withCallbackFrame(_:)`` of the runtime at `address`.
