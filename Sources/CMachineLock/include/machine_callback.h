@@ -11,7 +11,9 @@
  * (alive: it is running the callback). The check reads only the thread-local.
  *
  * Frames nest (an action that sends to another machine runs that machine's callbacks inside
- * its own): the caller of `begin` reads the frame it replaces and `restore` puts it back.
+ * its own): the caller of `begin` reads the frame it replaces and `restore` puts it back. The
+ * guard and action trampolines (machine_trampoline.h) are the exception: each opens a frame and
+ * leaves it open, and the Swift code that called the core restores the frame it replaced.
  *
  * Serials are unique in the process without an atomic operation per callback: each thread
  * takes a block of MACHINE_CALLBACK_SERIAL_BLOCK serials from a global counter (one atomic

@@ -9,7 +9,8 @@ import CMachineLock
 /// action went through two such trips, so the dispatch path made three calls before the
 /// user's closure (about 40 instructions per action). A box is a class reference, which arrays
 /// carry as a pointer, and its closure, a `let` of the concrete type, keeps its natural form
-/// from where it is made to where `MachineRuntime.runAction` calls it: one indirect call.
+/// from where it is made to where the C trampoline calls it (`machine_trampoline.h`, which
+/// copies its two words out of it, `CallbackTable`): one indirect call.
 ///
 /// ```swift
 /// let box = ActionBox { ctx in ctx.raise("done") }

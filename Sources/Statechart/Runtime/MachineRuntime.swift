@@ -318,7 +318,7 @@ final class MachineRuntime {
 
     /// The core keeps its `sc_host` by reference, so it lives in the machine's block, followed
     /// by the trampolines' context (`machine_trampoline_host`, the `sc_host.context`: this
-    /// runtime's address and the chart's lists), just before the core machine
+    /// runtime's address, the chart's lists, the configuration bits), just before the core machine
     /// (``init(chart:options:)``): no field of its own.
     private static let trampolineHostOffset = (MemoryLayout<sc_host>.size + 7) / 8 * 8
     private static let hostBytes = trampolineHostOffset + (MemoryLayout<machine_trampoline_host>.size + 7) / 8 * 8
@@ -409,8 +409,8 @@ final class MachineRuntime {
         self.mayHalt = chart.hasTopLevelFinalState
         self.firstQuietStatus = mayHalt ? 1 : 0
         self.dispatchRunsGuardsOrActions = chart.dispatchRunsGuardsOrActions
-        // One block for the core's host, the core machine and the gate's lock: one allocation
-        // instead of four (host, machine, gate object, lock), freed in deinit.
+        // One block for the core's host (and the trampolines' context), the core machine and the
+        // gate's lock: one allocation instead of four (host, machine, gate object, lock), freed in deinit.
         let coreBytes = chart.coreMachineBytes(&coreOptions)
         precondition(coreBytes > 0, "CStateCore rejected tables CompiledChart had checked")
         let lockOffset = Self.lockOffset(coreBytes: Self.hostBytes + coreBytes)
