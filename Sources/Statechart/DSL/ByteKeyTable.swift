@@ -75,17 +75,25 @@ struct ByteKeyTable: Sendable {
     /// built for.
     @inlinable @inline(__always)
     func id<Key>(for value: Key) -> UInt32 {
-        if isDirect { return directID(for: value) }
+        // A table is direct exactly when its key type is trivially copyable and at most one
+        // byte (`init`): known where this is specialized, so the send of a payload-free enum
+        // tests nothing before its load (it tested `keySize`, a load and a branch per send).
+        if Self.isDirect(Key.self) { return directID(for: value) }
         guard keySize >= 0 else { return .max }
         // Inline too: a call taking the table would copy it (56 bytes) to memory on every send.
         guard let entry = index.find(Self.bytes(of: value), where: { _ in true }) else { return .max }
         return ids[entry]
     }
 
-    /// Whether keys are at most one byte, looked up by ``directID(for:)``.
-    @inlinable var isDirect: Bool { UInt(bitPattern: keySize) <= 1 }
+    /// Whether a table of keys of type `Key` is direct: keys of at most one byte, trivially
+    /// copyable, looked up by ``directID(for:)``. From the type alone, so that code specialized
+    /// for it keeps one path.
+    @inlinable @inline(__always)
+    static func isDirect<Key>(_ keyType: Key.Type) -> Bool {
+        MemoryLayout<Key>.size <= 1 && _isPOD(Key.self)
+    }
 
-    /// ``id(for:)`` when ``isDirect``: one load from the 256-entry array, no bounds check (a
+    /// ``id(for:)`` when ``isDirect(_:)``: one load from the 256-entry array, no bounds check (a
     /// key of at most one byte is below 256).
     @inlinable @inline(__always)
     func directID<Key>(for value: Key) -> UInt32 {

@@ -63,7 +63,7 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     /// other state types, which ask the maps (``index(of:)``).
     @inlinable @inline(__always)
     static func directStateIndex(_ state: State, fromCallbackArgument argument: UnsafeRawPointer) -> Int? {
-        guard MemoryLayout<State>.size <= 1 && _isPOD(State.self) else { return nil }
+        guard ByteKeyTable.isDirect(State.self) else { return nil }
         let id = argument.load(fromByteOffset: 8 + 4 * Int(ByteKeyTable.bytes(of: state)), as: UInt32.self)
         return id == .max ? -1 : Int(id)
     }
@@ -106,7 +106,7 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
             }
         }
         stateKeys = ByteKeyTable(stateKeyEntries, of: State.self)
-        if MemoryLayout<State>.size <= 1 && _isPOD(State.self) {
+        if ByteKeyTable.isDirect(State.self) {
             for (state, index) in stateKeyEntries {
                 callbackArgument.storeBytes(of: index, toByteOffset: 8 + 4 * Int(ByteKeyTable.bytes(of: state)), as: UInt32.self)
             }
@@ -142,7 +142,7 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
     // direct case (states of at most one byte) stays inline, the others are called.
     @inlinable @inline(__always)
     func index(of state: State) -> Int? {
-        guard stateKeys.isDirect else { return hashedIndex(of: state) }
+        guard ByteKeyTable.isDirect(State.self) else { return hashedIndex(of: state) }
         let index = stateKeys.directID(for: state)
         return index == .max ? nil : Int(index)
     }
