@@ -67,6 +67,7 @@ final class TypedChartMaps<State: Hashable & Sendable, Event: ChartEvent>: @unch
         let id = argument.load(fromByteOffset: 8 + 4 * Int(ByteKeyTable.bytes(of: state)), as: UInt32.self)
         return id == .max ? -1 : Int(id)
     }
+
     /// String-named events: any event name is an event.
     let eventsAreStrings = Event.self == String.self
 

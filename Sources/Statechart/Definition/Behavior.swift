@@ -93,10 +93,10 @@ public struct ActionContext {
     /// the context is known to be live (``coreEvent``).
     @usableFromInline let eventAddress: UnsafePointer<sc_event>
     /// The argument of the callback's box (``ActionBox/argument``), unretained (the box keeps
-    /// it): a typed chart's maps (a `TypedChartMaps`: a typed context, ``StateMachine/Context``,
-    /// is this context alone, so the dispatch path calls a typed callback without building
-    /// another), an SCXML session; nil for other callbacks. Read only once the context is known
-    /// to be live.
+    /// it): a typed chart's maps' callback block (`TypedChartMaps.callbackArgument`; a typed
+    /// context, ``StateMachine/Context``, is this context alone, so the dispatch path calls a
+    /// typed callback without building another), an SCXML session; nil for other callbacks.
+    /// Read only once the context is known to be live.
     @usableFromInline package let argument: UnsafeRawPointer?
     /// The machine's configuration bits (`MachineRuntime.configuration`), so that a guard's
     /// state test waits on no load before the bit's word: through the frame's runtime it

@@ -20,11 +20,11 @@ import CMachineLock
 /// A box may hold an argument beside its closure (`argument`, an object it keeps): the dispatch
 /// path puts it in the ``ActionContext`` it makes (``ActionContext/argument``), loaded from the
 /// box beside the closure, so the closure reaches it one dependent load sooner than through its
-/// captures. A typed chart's action is boxed as it is with the chart's maps as the argument, and
-/// called as an untyped one, since a typed context (``StateMachine/Context``) is that context and
-/// nothing else: wrapping it in an untyped closure that made the typed context cost a second
-/// indirect call and a frame per callback (about 16 instructions, and one more load in the
-/// chain the dispatch waits on). The SCXML builder passes its session.
+/// captures. A typed chart's action is boxed as it is, with the chart's maps' callback block
+/// (`TypedChartMaps.callbackArgument`) as the argument, and called as an untyped one, since a
+/// typed context (``StateMachine/Context``) is that context and nothing else: wrapping it in an
+/// untyped closure that made the typed context cost a second indirect call and a frame per
+/// callback (about 16 instructions, and one more load in the chain the dispatch waits on). The SCXML builder passes its session.
 @usableFromInline
 package final class ActionBox: @unchecked Sendable {
     // @unchecked: immutable; `argument` points at the Sendable object `argumentOwner` keeps.
@@ -43,7 +43,7 @@ package final class ActionBox: @unchecked Sendable {
     }
 
     /// A typed chart's action: called as an untyped one (``TypedCallbackABI``), its contexts
-    /// carrying `maps`.
+    /// carrying `maps`' callback block (`TypedChartMaps.callbackArgument`).
     @inlinable
     convenience init<State, Event>(typed action: @escaping TypedAction<State, Event>, maps: TypedChartMaps<State, Event>) {
         self.init(TypedCallbackABI.untyped(action), argument: maps.callbackArgument, keeping: maps)
@@ -94,7 +94,7 @@ package final class GuardBox: @unchecked Sendable {
     }
 
     /// A typed chart's guard: called as an untyped one (``TypedCallbackABI``), its contexts
-    /// carrying `maps`.
+    /// carrying `maps`' callback block (`TypedChartMaps.callbackArgument`).
     @inlinable
     convenience init<State, Event>(typed condition: @escaping TypedGuard<State, Event>, maps: TypedChartMaps<State, Event>) {
         self.init(TypedCallbackABI.untyped(condition), argument: maps.callbackArgument, keeping: maps)
