@@ -117,14 +117,16 @@ public struct ActionContext {
     }
 
     /// Whether the context is laid out as the C trampolines pass it (`machine_trampoline.h`):
-    /// four words, the serial, the event's address, the argument, the configuration. Checked
+    /// the serial (64 bits), then three pointers: the event's address, the argument, the
+    /// configuration. Checked
     /// where the trampolines' lists are filled (`CallbackTable`), in release builds too.
     static var layoutMatchesTrampolines: Bool {
-        MemoryLayout<ActionContext>.size == 32
+        let word = MemoryLayout<UnsafeRawPointer>.size      // 8, or 4 on 32-bit targets
+        return MemoryLayout<ActionContext>.size == 8 + 3 * word
             && MemoryLayout<ActionContext>.offset(of: \.serial) == 0
             && MemoryLayout<ActionContext>.offset(of: \.eventAddress) == 8
-            && MemoryLayout<ActionContext>.offset(of: \.argument) == 16
-            && MemoryLayout<ActionContext>.offset(of: \.configuration) == 24
+            && MemoryLayout<ActionContext>.offset(of: \.argument) == 8 + word
+            && MemoryLayout<ActionContext>.offset(of: \.configuration) == 8 + 2 * word
     }
 
     /// The core's view of the event (interned id and payload slot), so typed layers can map it
