@@ -11,12 +11,12 @@
  * What it relies on: Swift's calling convention, which clang calls `swiftcall` (LLVM's swiftcc).
  * A Swift closure is two words, its function and its context (NULL when it captures nothing);
  * the function takes its arguments exploded into scalars and the context in the swift_context
- * register. The one argument, an `ActionContext`, explodes into four 64-bit words: the frame's
- * serial, the event's address (machine_trampoline_no_event when there is none), the box's
- * argument and the machine's configuration bits (`sc_machine_configuration`). Swift passes a
- * struct of at most four words in registers; a fifth would pass it through memory. The Swift side checks
- * the context's layout where it fills these lists (`CallbackTable`), and every Swift test of a
- * guard or action calls through here.
+ * register. The one argument, an `ActionContext`, explodes into four scalars: the frame's
+ * serial (64 bits), the event's address (machine_trampoline_no_event when there is none), the
+ * box's argument and the machine's configuration bits (`sc_machine_configuration`). Swift
+ * passes a struct of at most four scalars in registers; a fifth would pass it through memory.
+ * The Swift side checks the context's layout where it fills these lists (`CallbackTable`), and
+ * every Swift test of a guard or action calls through here.
  *
  * Built by SwiftPM's clang only (the Swift runtime's C target); not part of the core.
  */
