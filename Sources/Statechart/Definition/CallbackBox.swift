@@ -17,58 +17,41 @@ import CMachineLock
 /// state.entryBoxes.append(box)            // what `state.onEntry.append { ... }` does
 /// ```
 ///
-/// A box may hold an argument beside its closure (`argument`, an object it keeps): the dispatch
-/// path puts it in the ``ActionContext`` it makes (``ActionContext/argument``), loaded from the
-/// box beside the closure, so the closure reaches it one dependent load sooner than through its
-/// captures. A typed chart's action is boxed as it is, with the chart's maps' callback block
+/// A box may hold an argument beside its closure (``CallbackArgument``): the dispatch path puts
+/// it in the ``ActionContext`` it makes (``ActionContext/argument``), loaded beside the closure,
+/// so the closure reaches it one dependent load sooner than through its captures. A typed chart's action is boxed as it is, with the chart's maps' callback block
 /// (`TypedChartMaps.callbackArgument`) as the argument, and called as an untyped one, since a
 /// typed context (``StateMachine/Context``) is that context and nothing else: wrapping it in an
 /// untyped closure that made the typed context cost a second indirect call and a frame per
 /// callback (about 16 instructions, and one more load in the chain the dispatch waits on). The SCXML builder passes its session.
 @usableFromInline
 package final class ActionBox: @unchecked Sendable {
-    // @unchecked: immutable; `argument` points at the Sendable object `argumentOwner` keeps.
+    // @unchecked: immutable (its argument's owner is Sendable).
     /// The closure the dispatch path calls with a context carrying ``argument``.
     @usableFromInline package let run: Action
-    /// What the closure's contexts must carry (unretained: ``argumentOwner`` keeps it): a typed
-    /// chart's maps, an SCXML session; or nil.
-    @usableFromInline package let argument: UnsafeRawPointer?
-    @usableFromInline let argumentOwner: (AnyObject & Sendable)?
+    /// What the closure's contexts must carry: a typed chart's maps' callback block, an SCXML
+    /// session; or none.
+    @usableFromInline let argument: CallbackArgument
 
+    /// An action whose contexts carry `argument` (``ActionContext/argument``).
     @inlinable
-    package init(_ run: @escaping Action) {
+    package init(_ run: @escaping Action, argument: CallbackArgument = .none) {
         self.run = run
-        self.argument = nil
-        self.argumentOwner = nil
+        self.argument = argument
     }
 
     /// A typed chart's action: called as an untyped one (``TypedCallbackABI``), its contexts
     /// carrying `maps`' callback block (`TypedChartMaps.callbackArgument`).
     @inlinable
     convenience init<State, Event>(typed action: @escaping TypedAction<State, Event>, maps: TypedChartMaps<State, Event>) {
-        self.init(TypedCallbackABI.untyped(action), argument: maps.callbackArgument, keeping: maps)
-    }
-
-    /// An action whose contexts carry `argument` (``ActionContext/argument``), which the box keeps.
-    @usableFromInline
-    package convenience init(_ run: @escaping Action, argument: AnyObject & Sendable) {
-        self.init(run, argument: UnsafeRawPointer(Unmanaged.passUnretained(argument).toOpaque()), keeping: argument)
-    }
-
-    /// An action whose contexts carry `argument`, memory that `owner` keeps (a typed chart's
-    /// maps and their ``TypedChartMaps/callbackArgument``).
-    @usableFromInline
-    init(_ run: @escaping Action, argument: UnsafeRawPointer, keeping owner: AnyObject & Sendable) {
-        self.run = run
-        self.argument = argument
-        self.argumentOwner = owner
+        self.init(TypedCallbackABI.untyped(action), argument: CallbackArgument(maps.callbackArgument, keptBy: maps))
     }
 
     /// The action as an untyped closure a definition may hand out and anyone may box again:
     /// one with an argument puts it in the context it is given.
     package var action: Action {
-        guard argument != nil else { return run }
-        return { [self] context in run(context.carrying(argument: self.argument)) }
+        guard argument.address != nil else { return run }
+        return { [self] context in run(context.carrying(argument: self.argument.address)) }
     }
 }
 
@@ -79,45 +62,59 @@ package final class ActionBox: @unchecked Sendable {
 /// exist to avoid.
 @usableFromInline
 package final class GuardBox: @unchecked Sendable {
-    // @unchecked: immutable; `argument` points at the Sendable object `argumentOwner` keeps.
+    // @unchecked: immutable (its argument's owner is Sendable).
     /// The closure the dispatch path calls with a context carrying ``argument``.
     @usableFromInline package let test: Guard
     /// As ``ActionBox/argument``.
-    @usableFromInline package let argument: UnsafeRawPointer?
-    @usableFromInline let argumentOwner: (AnyObject & Sendable)?
+    @usableFromInline let argument: CallbackArgument
 
+    /// A guard whose contexts carry `argument` (``ActionContext/argument``).
     @inlinable
-    package init(_ test: @escaping Guard) {
+    package init(_ test: @escaping Guard, argument: CallbackArgument = .none) {
         self.test = test
-        self.argument = nil
-        self.argumentOwner = nil
+        self.argument = argument
     }
 
     /// A typed chart's guard: called as an untyped one (``TypedCallbackABI``), its contexts
     /// carrying `maps`' callback block (`TypedChartMaps.callbackArgument`).
     @inlinable
     convenience init<State, Event>(typed condition: @escaping TypedGuard<State, Event>, maps: TypedChartMaps<State, Event>) {
-        self.init(TypedCallbackABI.untyped(condition), argument: maps.callbackArgument, keeping: maps)
-    }
-
-    /// A guard whose contexts carry `argument` (``ActionContext/argument``), which the box keeps.
-    @usableFromInline
-    package convenience init(_ test: @escaping Guard, argument: AnyObject & Sendable) {
-        self.init(test, argument: UnsafeRawPointer(Unmanaged.passUnretained(argument).toOpaque()), keeping: argument)
-    }
-
-    /// As ``ActionBox/init(_:argument:keeping:)``.
-    @usableFromInline
-    init(_ test: @escaping Guard, argument: UnsafeRawPointer, keeping owner: AnyObject & Sendable) {
-        self.test = test
-        self.argument = argument
-        self.argumentOwner = owner
+        self.init(TypedCallbackABI.untyped(condition), argument: CallbackArgument(maps.callbackArgument, keptBy: maps))
     }
 
     /// The guard as an untyped closure (see ``ActionBox/action``).
     package var condition: Guard {
-        guard argument != nil else { return test }
-        return { [self] context in test(context.carrying(argument: self.argument)) }
+        guard argument.address != nil else { return test }
+        return { [self] context in test(context.carrying(argument: self.argument.address)) }
+    }
+}
+
+/// What a boxed callback's contexts carry as their argument (``ActionContext/argument``): an
+/// address, and the object that keeps the memory there alive for as long as the box lives.
+@usableFromInline
+package struct CallbackArgument: @unchecked Sendable {
+    // @unchecked: `address` points into `owner`, which is Sendable and immutable once shared.
+    @usableFromInline let address: UnsafeRawPointer?
+    @usableFromInline let owner: (AnyObject & Sendable)?
+
+    /// No argument: the contexts carry nil.
+    @usableFromInline static let none = CallbackArgument(address: nil, owner: nil)
+
+    @inlinable
+    init(address: UnsafeRawPointer?, owner: (AnyObject & Sendable)?) {
+        self.address = address
+        self.owner = owner
+    }
+
+    /// The object itself (an SCXML session), kept by the box.
+    package init(_ object: AnyObject & Sendable) {
+        self.init(address: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), owner: object)
+    }
+
+    /// Memory that `owner` keeps (a typed chart's maps' callback block).
+    @inlinable
+    init(_ address: UnsafeRawPointer, keptBy owner: AnyObject & Sendable) {
+        self.init(address: address, owner: owner)
     }
 }
 
@@ -185,13 +182,13 @@ private struct ClosureWords {
 extension ActionBox: TrampolineCallable {
     var callee: machine_trampoline_callee {
         let words = unsafeBitCast(TypedCallbackABI.ActionCell(action: run), to: ClosureWords.self)
-        return machine_trampoline_callee(function: words.function, context: words.context, argument: argument)
+        return machine_trampoline_callee(function: words.function, context: words.context, argument: argument.address)
     }
 }
 
 extension GuardBox: TrampolineCallable {
     var callee: machine_trampoline_callee {
         let words = unsafeBitCast(TypedCallbackABI.GuardCell(condition: test), to: ClosureWords.self)
-        return machine_trampoline_callee(function: words.function, context: words.context, argument: argument)
+        return machine_trampoline_callee(function: words.function, context: words.context, argument: argument.address)
     }
 }

@@ -138,7 +138,7 @@ struct SCXMLChartBuilder {
             guard case .log(let log) = item, log.expr == nil else {
                 return ActionBox({ ctx in
                     Self.session(of: ctx)._withUnsafeGuaranteedRef { $0.run(block, ctx: ctx, origin: origin) }
-                }, argument: session)
+                }, argument: CallbackArgument(session))
             }
             labels.append(log.label)
         }
@@ -148,7 +148,7 @@ struct SCXMLChartBuilder {
                     session.rememberEvent(ctx)
                     session.log(label, "")
                 }
-            }, argument: session)
+            }, argument: CallbackArgument(session))
         }
         let all = labels
         return ActionBox({ ctx in
@@ -156,7 +156,7 @@ struct SCXMLChartBuilder {
                 session.rememberEvent(ctx)
                 for label in all { session.log(label, "") }
             }
-        }, argument: session)
+        }, argument: CallbackArgument(session))
     }
 
     /// The session of a callback boxed with it as its argument (``action(_:origin:)``),
@@ -184,7 +184,7 @@ struct SCXMLChartBuilder {
             } else {
                 condition = GuardBox({ ctx in
                     Self.session(of: ctx)._withUnsafeGuaranteedRef { $0.condition(cond, ctx: ctx) }
-                }, argument: session)
+                }, argument: CallbackArgument(session))
             }
         }
         var actions: [ActionBox] = []
