@@ -153,39 +153,39 @@ final class ActionContextMisuseTests: XCTestCase {
     // MARK: - The tests (the parent)
 
     func testContextUsedAfterItsCallbackReturnedStopsTheProgram() throws {
-        try expectStop("useAfterReturn", test: "testContextUsedAfterItsCallbackReturnedStopsTheProgram")
+        try expectStop("useAfterReturn")
     }
 
     func testContextKeptPastItsMachinesDeallocationStopsTheProgram() throws {
-        try expectStop("useAfterMachineIsGone", test: "testContextKeptPastItsMachinesDeallocationStopsTheProgram")
+        try expectStop("useAfterMachineIsGone")
     }
 
     func testTypedContextKeptPastItsMachinesDeallocationStopsTheProgram() throws {
-        try expectStop("typedUseAfterMachineIsGone", test: "testTypedContextKeptPastItsMachinesDeallocationStopsTheProgram")
+        try expectStop("typedUseAfterMachineIsGone")
     }
 
     func testContextUsedFromAnotherThreadStopsTheProgram() throws {
-        try expectStop("useFromAnotherThread", test: "testContextUsedFromAnotherThreadStopsTheProgram")
+        try expectStop("useFromAnotherThread")
     }
 
     func testContextUsedInALaterCallbackStopsTheProgram() throws {
-        try expectStop("useInALaterCallback", test: "testContextUsedInALaterCallbackStopsTheProgram")
+        try expectStop("useInALaterCallback")
     }
 
     func testContextUsedAfterAConfinedSendStopsTheProgram() throws {
-        try expectStop("useAfterConfinedSend", test: "testContextUsedAfterAConfinedSendStopsTheProgram")
+        try expectStop("useAfterConfinedSend")
     }
 
     func testContextUsedAfterATypedSendStopsTheProgram() throws {
-        try expectStop("useAfterTypedSend", test: "testContextUsedAfterATypedSendStopsTheProgram")
+        try expectStop("useAfterTypedSend")
     }
 
     func testContextUsedAfterStopStopsTheProgram() throws {
-        try expectStop("useAfterStop", test: "testContextUsedAfterStopStopsTheProgram")
+        try expectStop("useAfterStop")
     }
 
     func testContextUsedInAStateObserverLaterInTheMacrostepStopsTheProgram() throws {
-        try expectStop("useInAStateObserver", test: "testContextUsedInAStateObserverLaterInTheMacrostepStopsTheProgram")
+        try expectStop("useInAStateObserver")
     }
 
     /// An action asks its own machine `canHandle`, which runs a guard inside it: the action's
@@ -231,9 +231,10 @@ final class ActionContextMisuseTests: XCTestCase {
         XCTAssertEqual(other.configuration, ["pinged"])
     }
 
-    /// Runs this test binary again on `test` with the misuse `name`; the child must die of a
-    /// signal after printing the context's message.
-    private func expectStop(_ name: String, test: String) throws {
+    /// Runs this test binary again on the calling test (`test`, its name) with the misuse
+    /// `name`; the child must die of a signal after printing the context's message.
+    private func expectStop(_ name: String, test function: String = #function) throws {
+        let test = function.hasSuffix("()") ? String(function.dropLast(2)) : function
         if let misuse = ProcessInfo.processInfo.environment["STATECHART_MISUSE"] {
             guard misuse == name else { return }         // another test's child: nothing to do
             try Self.misuses[name]!()
