@@ -59,7 +59,8 @@ package final class ActionBox: @unchecked Sendable {
 ///
 /// Two classes of the same shape rather than one generic box: a generic class's closure field
 /// is stored in its most general form, which brings back the reabstraction thunks the boxes
-/// exist to avoid.
+/// exist to avoid, and whose two words the C trampolines could not call as they do (the
+/// context's words in registers, `machine_trampoline.h`).
 @usableFromInline
 package final class GuardBox: @unchecked Sendable {
     // @unchecked: immutable (its argument's owner is Sendable).
