@@ -33,9 +33,8 @@ extension ECMAScriptEngine {
     /// - Throws: ``ScriptError`` (`TypeError`) when the value is not an array.
     public func storeForeachCopy(of arrayExpression: String, as key: String) throws(ScriptError) -> Int {
         var count: Int64 = 0
-        let status = withUTF8(key) { key, keyLength in
-            withUTF8(arrayExpression) { dukshim_store_array_copy(handle, key, keyLength, $0, $1, &count) }
-        }
+        let array = try compiled(arrayExpression, as: .expression)
+        let status = withUTF8(key) { dukshim_store_array_copy(handle, $0, $1, array, &count) }
         try check(status, source: arrayExpression)
         return Int(count)
     }
