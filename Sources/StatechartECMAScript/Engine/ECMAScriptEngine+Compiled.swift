@@ -8,7 +8,7 @@ import Statechart
 /// after their first use. Errors name the source text as before (``ScriptError/expression``), and
 /// a syntax error is reported by each use (nothing is kept for it).
 extension ECMAScriptEngine {
-    /// How many sources of each kind an engine keeps compiled. A document has a fixed set of
+    /// How many sources an engine keeps compiled. A document has a fixed set of
     /// expressions; past this many (texts built at run time by a host calling ``evaluate(_:)``
     /// with ever new text) the table starts over, so it stays bounded.
     static let compiledSourceLimit = 4_096
@@ -30,11 +30,11 @@ extension ECMAScriptEngine {
     /// error names `naming` (by default the source).
     func compiled(_ source: String, as kind: SourceKind,
                   naming: @autoclosure () -> String? = nil) throws(ScriptError) -> Int32 {
-        if let id = compiledSources[kind.rawValue][source] { return id }
-        if compiledSourceCount >= Self.compiledSourceLimit {
+        let key = CompiledSourceKey(kind: kind.rawValue, source: source)
+        if let id = compiledSources[key] { return id }
+        if compiledSources.count >= Self.compiledSourceLimit {
             try check(dukshim_forget_compiled(handle), source: source)
-            compiledSources = [[:], [:], [:]]
-            compiledSourceCount = 0
+            compiledSources = [:]
         }
         var id: Int32 = -1
         let shared = CompiledSourceCache.Key(kind: kind.rawValue, source: source)
@@ -50,8 +50,7 @@ extension ECMAScriptEngine {
                 CompiledSourceCache.shared[shared] = Array(UnsafeBufferPointer(start: bytes, count: length))
             }
         }
-        compiledSources[kind.rawValue][source] = id
-        compiledSourceCount += 1
+        compiledSources[key] = id
         return id
     }
 
@@ -59,5 +58,34 @@ extension ECMAScriptEngine {
     func call(_ source: String, as kind: SourceKind, result: Int32) throws(ScriptError) {
         let id = try compiled(source, as: kind)
         try check(dukshim_call_compiled(handle, id, result), source: source)
+    }
+}
+
+/// A compiled source's key: its kind and text, hashed once with FNV-1a over the UTF-8 bytes, so a
+/// lookup feeds `Hasher` one integer instead of the whole text (the text is compared only on a
+/// hash match, which is immediate for the document's own string).
+struct CompiledSourceKey: Hashable {
+    let kind: Int
+    let source: String
+    let textHash: UInt64
+
+    init(kind: Int, source: String) {
+        self.kind = kind
+        self.source = source
+        var source = source
+        textHash = source.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            return hash
+        }
+    }
+
+    static func == (lhs: CompiledSourceKey, rhs: CompiledSourceKey) -> Bool {
+        lhs.textHash == rhs.textHash && lhs.kind == rhs.kind && lhs.source == rhs.source
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(textHash)
+        hasher.combine(kind)
     }
 }

@@ -89,8 +89,7 @@ public final class ECMAScriptEngine {
     var hostFunctionIDs: [String: Int32] = [:]
     var foreachDepth = 0
     /// Compiled sources by kind (``SourceKind``) and text: their ids in the engine.
-    var compiledSources: [[String: Int32]] = [[:], [:], [:]]
-    var compiledSourceCount = 0
+    var compiledSources: [CompiledSourceKey: Int32] = [:]
 
     /// Creates a heap with the standard built-ins and no variables, with a budget of its own.
     ///
