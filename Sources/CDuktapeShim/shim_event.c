@@ -9,6 +9,8 @@
 #include "shim_internal.h"
 
 #define DUKSHIM_EVENT_KEY DUK_HIDDEN_SYMBOL("scEvent")
+#define DUKSHIM_EVENT_KEYS DUK_HIDDEN_SYMBOL("scEventKeys")
+#define DATA_KEY DUKSHIM_EVENT_FIELD_COUNT /* keys[DATA_KEY] is "data" */
 
 static const char *const field_names[DUKSHIM_EVENT_FIELD_COUNT] = {
     "name", "type", "sendid", "origin", "origintype", "invokeid", "raw",
@@ -72,17 +74,20 @@ static void build_event(duk_context *ctx, dukshim_engine *e) {
                 duk_pop(ctx);            /* data the engine cannot hold: undefined, as no data */
                 duk_push_undefined(ctx);
             }
-            duk_put_prop_string(ctx, object, "data");
+            duk_push_heapptr(ctx, e->event.keys[DATA_KEY]);
+            duk_swap_top(ctx, -2);
+            duk_put_prop(ctx, object);
             if (!(e->event.present & (1u << field))) {
                 continue;                /* `raw` is a member only when the I/O processor gave one */
             }
         }
+        duk_push_heapptr(ctx, e->event.keys[field]); /* interned once, at installation */
         if (e->event.present & (1u << field)) {
             dukshim_push_utf8(ctx, (const char *)e->event.fields[field].p, e->event.fields[field].len);
         } else {
             duk_push_undefined(ctx);
         }
-        duk_put_prop_string(ctx, object, field_names[field]);
+        duk_put_prop(ctx, object);
     }
     duk_freeze(ctx, object);
     duk_push_global_stash(ctx);
@@ -111,7 +116,16 @@ static duk_ret_t event_setter(duk_context *ctx) {
 }
 
 static void op_event_install(duk_context *ctx, dukshim_call *call) {
-    (void)call;
+    dukshim_engine *e = call->engine;
+    duk_push_global_stash(ctx);
+    duk_push_array(ctx); /* keeps the member names alive for their heap pointers */
+    for (int key = 0; key <= DATA_KEY; key++) {
+        duk_push_string(ctx, key == DATA_KEY ? "data" : field_names[key]);
+        e->event.keys[key] = duk_get_heapptr(ctx, -1);
+        duk_put_prop_index(ctx, -2, (duk_uarridx_t)key);
+    }
+    duk_put_prop_string(ctx, -2, DUKSHIM_EVENT_KEYS);
+    duk_pop(ctx);
     /* Listed among the read-only system variables, so `<data id="_event">` is refused too. */
     dukshim_push_helper(ctx, "sys");
     duk_push_undefined(ctx);

@@ -58,6 +58,7 @@ typedef struct dukshim_event_binding {
     int32_t data_kind;    /* -1: none; DUKSHIM_VALUE_DATA or DUKSHIM_VALUE_STORED */
     int pending;          /* the object in the stash is not this event's yet */
     void *object;         /* heap pointer of the event object in the stash (NULL: undefined) */
+    void *keys[DUKSHIM_EVENT_FIELD_COUNT + 1]; /* the member names (fields, then "data"), kept in the stash */
 } dukshim_event_binding;
 
 struct dukshim_engine {

@@ -300,3 +300,35 @@ int32_t dukshim_collect_garbage(dukshim_engine *e) {
     call.op = op_collect_garbage;
     return dukshim_run(e, &call);
 }
+
+/* ---- One <foreach> step ---- */
+
+static void op_foreach_step(duk_context *ctx, dukshim_call *call) {
+    dukshim_push_function(ctx, call->number); /* the item location */
+    push_stored(ctx, call->s1, call->n1);
+    duk_get_prop_index(ctx, -1, (duk_uarridx_t)call->value_length);
+    duk_remove(ctx, -2);
+    call->out_number = 0;
+    duk_call(ctx, 1);
+    duk_pop(ctx);
+    if (call->flag >= 0) {
+        dukshim_push_function(ctx, call->flag); /* the index location */
+        duk_push_number(ctx, (duk_double_t)call->value_length);
+        call->out_number = 1;
+        duk_call(ctx, 1);
+        duk_pop(ctx);
+    }
+}
+
+int32_t dukshim_foreach_step(dukshim_engine *e, const char *key, size_t key_length, size_t element, int32_t item_id,
+                             int32_t index_id, int32_t *failed_part) {
+    dukshim_call call = {0};
+    call.op = op_foreach_step;
+    call.s1 = key, call.n1 = key_length;
+    call.value_length = element;
+    call.number = item_id;
+    call.flag = index_id;
+    int32_t status = dukshim_run(e, &call);
+    *failed_part = (int32_t)call.out_number;
+    return status;
+}

@@ -1,6 +1,6 @@
 import Foundation
 import Statechart
-import StatechartECMAScript
+@testable import StatechartECMAScript
 import StatechartSCXML
 import XCTest
 
@@ -61,6 +61,24 @@ final class CompiledSourceTests: XCTestCase {
             XCTAssertEqual((error as? ScriptError)?.expression, "x + = 2")
         }
         XCTAssertEqual(try engine.evaluate("x"), .number(1))
+    }
+
+    /// More distinct texts than an engine keeps compiled: the table starts over, and neither an
+    /// assignment (two compiled texts) nor a `<foreach>` (whose body compiles new texts between
+    /// its steps) ever runs a function compiled from another text.
+    func testRenewingTheCompiledTableNeverMixesUpFunctions() throws {
+        let engine = try ECMAScriptEngine()
+        try engine.declare("x", value: .number(0))
+        for i in 0..<(ECMAScriptEngine.compiledSourceLimit + 50) {
+            try engine.assign(location: "x", expression: "\(i) + 0")
+            XCTAssertEqual(try engine.evaluate("x"), .number(Double(i)))
+        }
+        var seen: [DataValue] = []
+        try engine.foreach(array: "[10, 20, 30]", item: "item", index: "i") {
+            for j in 0..<(ECMAScriptEngine.compiledSourceLimit / 2) { _ = try engine.evaluate("\(j) * 1") }
+            seen.append(try engine.evaluate("[item, i]"))
+        }
+        XCTAssertEqual(seen, [.array([.number(10), .number(0)]), .array([.number(20), .number(1)]), .array([.number(30), .number(2)])])
     }
 
     /// The same expression, fast the first times and then running away: the time limit stops

@@ -197,6 +197,11 @@ int32_t dukshim_store(dukshim_engine *engine, const char *key, size_t key_length
     receives its length. */
 int32_t dukshim_store_array_copy(dukshim_engine *engine, const char *key, size_t key_length, int32_t array_id,
                                  int64_t *count);
+/** One `<foreach>` step in one operation: assigns stored[key][element] through the compiled
+    location `item_id`, then (unless `index_id` is -1) `element` through `index_id`. On an error
+    *failed_part says which assignment failed (0: the item, 1: the index). */
+int32_t dukshim_foreach_step(dukshim_engine *engine, const char *key, size_t key_length, size_t element,
+                             int32_t item_id, int32_t index_id, int32_t *failed_part);
 /** Encodes the stored value (result mode DATA). ReferenceError when there is none. */
 int32_t dukshim_stored_value(dukshim_engine *engine, const char *key, size_t key_length);
 /** *exists = 1 when a value is stored under `key`. */

@@ -32,10 +32,7 @@ extension ECMAScriptEngine {
                   naming: @autoclosure () -> String? = nil) throws(ScriptError) -> Int32 {
         let key = CompiledSourceKey(kind: kind.rawValue, source: source)
         if let id = compiledSources[key] { return id }
-        if compiledSources.count >= Self.compiledSourceLimit {
-            try check(dukshim_forget_compiled(handle), source: source)
-            compiledSources = [:]
-        }
+        try reserveCompiledRoom(1)
         var id: Int32 = -1
         let shared = CompiledSourceCache.Key(kind: kind.rawValue, source: source)
         if let bytecode = CompiledSourceCache.shared[shared],
@@ -52,6 +49,15 @@ extension ECMAScriptEngine {
         }
         compiledSources[key] = id
         return id
+    }
+
+    /// Makes room for `count` more compiled sources, forgetting them all when the table is full.
+    /// Ids obtained earlier are invalid after that: an operation that uses several ids reserves
+    /// room for all of them first, so obtaining the later ones cannot invalidate the earlier.
+    func reserveCompiledRoom(_ count: Int) throws(ScriptError) {
+        guard compiledSources.count + count > Self.compiledSourceLimit else { return }
+        try check(dukshim_forget_compiled(handle), source: "")
+        compiledSources = [:]
     }
 
     /// Calls the compiled `source` (an expression or a script), leaving its result as `result`.

@@ -75,10 +75,15 @@ extension ECMAScriptEngine {
             try declareIfNeeded(index)
         }
         for position in 0..<count {
-            try assign(location: item, storedValue: key, element: position)
-            if let index {
-                try assign(location: index, value: .number(Double(position)))
+            // Resolved each step: the body may compile enough new texts to renew the table.
+            try reserveCompiledRoom(2)
+            let itemTarget = try compiled(item, as: .location)
+            let indexTarget = try index.map { name throws(ScriptError) in try compiled(name, as: .location) } ?? -1
+            var failedPart: Int32 = 0
+            let status = withUTF8(key) {
+                dukshim_foreach_step(handle, $0, $1, position, itemTarget, indexTarget, &failedPart)
             }
+            try check(status, source: failedPart == 0 ? item : index ?? item)
             try body()
         }
     }

@@ -44,6 +44,7 @@ extension ECMAScriptEngine {
     /// try engine.assign(location: "nope", expression: "1")   // throws ReferenceError
     /// ```
     public func assign(location: String, expression: String) throws(ScriptError) {
+        try reserveCompiledRoom(2)   // both ids stay valid
         let target = try compiled(location, as: .location, naming: "\(location) = \(expression)")
         let value = try compiled(expression, as: .expression, naming: "\(location) = \(expression)")
         let status = dukshim_assign(handle, target, DUKSHIM_VALUE_COMPILED, nil, 0, Int64(value))
