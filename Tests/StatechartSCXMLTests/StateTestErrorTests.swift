@@ -64,3 +64,25 @@ final class StateTestErrorTests: XCTestCase {
         XCTAssertEqual(StateTestScanner.literalArguments(in: "In('a' + x) || In('unterminated"), [])
     }
 }
+
+extension StateTestErrorTests {
+    /// The null datamodel's bare ids (`In(paused)`) are ids too, declared or by default; under
+    /// ECMAScript `In(paused)` reads a variable.
+    func testBareIdsOfTheNullDatamodel() throws {
+        for datamodel in [" datamodel=\"null\"", ""] {
+            let text = """
+                \(scxmlRoot)\(datamodel)>
+                  <state id="a"><transition event="e" cond="In(a) &amp;&amp; !In(paused)" target="a"/></state>
+                </scxml>
+                """
+            assertError(text, line: 2, column: 17, element: "transition",
+                        "cond=\"In(a) && !In(paused)\": In() of 'paused' does not name a state; known ids include 'a'")
+        }
+        let ecmascript = """
+            \(scxmlRoot) datamodel="ecmascript">
+              <state id="a"><transition event="e" cond="In(a) &amp;&amp; !In(paused)" target="a"/></state>
+            </scxml>
+            """
+        XCTAssertNoThrow(try SCXMLParser.parse(string: ecmascript, fileName: "test.scxml"))
+    }
+}

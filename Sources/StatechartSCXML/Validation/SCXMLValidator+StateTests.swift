@@ -3,19 +3,35 @@
 // document is validated, generated or loaded instead of making the guard always false.
 
 extension SCXMLValidator {
-    /// Reports each `In()` whose argument is a string literal naming no state of this document,
-    /// in every condition (`<transition cond>`, `<if>`/`<elseif> cond`). An argument that is not
-    /// a literal (an ECMAScript variable) is the datamodel's to evaluate.
+    /// Reports each `In()` naming no state of this document, in every condition (`<transition
+    /// cond>`, `<if>`/`<elseif> cond`). Under the null datamodel (declared, or none declared) a
+    /// condition it parses is read with its own parser (`NullCondition`: quoted and bare ids);
+    /// otherwise the string-literal arguments count, and any other argument (an ECMAScript
+    /// variable) is the datamodel's to evaluate.
     mutating func checkStateTests(_ document: SCXMLDocument) {
+        let null = document.datamodel == nil || document.datamodel == "null"
         var unknown: [(id: String, condition: String, location: SCXMLSourceLocation, element: String)] = []
         SCXMLDocumentWalker.visit(document) { item in
             guard case .condition(let text, let location, let element) = item, text.contains("In") else { return }
-            for id in StateTestScanner.literalArguments(in: text) where indexByID[id] == nil {
+            let ids = null ? NullExpression(text)?.staticCondition?.stateIDs : nil
+            for id in ids ?? StateTestScanner.literalArguments(in: text) where indexByID[id] == nil {
                 unknown.append((id, text, location, element))
             }
         }
         for (id, condition, location, element) in unknown {
             reportUnknown(id, what: "cond=\"\(condition)\": In() of", at: location, element: element)
+        }
+    }
+}
+
+extension NullCondition {
+    /// The ids of its `In()`s, in order.
+    var stateIDs: [String] {
+        switch self {
+        case .constant: return []
+        case .inState(let id): return [id]
+        case .not(let inner): return inner.stateIDs
+        case .and(let a, let b), .or(let a, let b): return a.stateIDs + b.stateIDs
         }
     }
 }
