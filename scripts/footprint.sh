@@ -61,7 +61,7 @@ for board in "${boards[@]}"; do
   optimize=("${arch[@]}" -Os -ffunction-sections -fdata-sections -DNDEBUG)   # a release build
   cflags=(-std=c11 -Wall -Wextra -Wpedantic -Werror "${optimize[@]}")
   echo
-  echo "**$label** (\`arm-none-eabi-gcc -mcpu=$cpu -mthumb -Os\`, newlib-nano, \`--gc-sections\`; QEMU board \`$machine\`)"
+  echo "**$label** (\`arm-none-eabi-gcc -mcpu=$cpu -mthumb -Os\`, newlib-nano, \`--gc-sections\`, linked for the \`$machine\` board)"
   echo
   printf '| firmware | switches (NAME_config.h) | core flash | chart flash | RAM per machine, no queue slots | RAM per machine, NAME_options queues |\n'
   printf '|---|---|---:|---:|---:|---:|\n'
