@@ -23,7 +23,8 @@ struct CChartFeatures {
     // The features, each an SC_CONFIG_NO_* switch when absent.
     /// Eventless transitions, or final states whose entry raises `done.state.<id>`.
     var needsEventless = false
-    /// Executable content that generates C (the internal queue holds what it raises).
+    /// The internal queue and what fills it: executable content that generates C, a guard calling
+    /// a host function (its failure raises `error.execution`), or done events.
     var needsContent = false
     /// `<send>` with a delay or `<cancel>`.
     var needsDelayed = false
@@ -31,9 +32,11 @@ struct CChartFeatures {
     /// three ids `SC_NONE`, `SC_EVENT_ANY` and `SC_EVENT_UNKNOWN` kept free at its top.
     var idBits = 32
 
-    /// Reads the tables `chart` (flags as written: `chartFlags`); `content` is whether any guard
-    /// or action generates C, `delayed` whether the content starts or cancels timers.
+    /// Reads the tables `chart` (flags as written: `chartFlags`); `content` is whether an action
+    /// generates C or a guard calls a host function, `delayed` whether the content starts or
+    /// cancels timers.
     init(_ chart: sc_chart, chartFlags: UInt32, guardCount: Int, actionCount: Int, content: Bool, delayed: Bool) {
+        var needsDoneEvents = false
         let quiet = chartFlags & SC_CHART_QUIET_CONTENT != 0
         var silent = true
         states = Int(chart.state_count)
@@ -43,7 +46,7 @@ struct CChartFeatures {
             let kind = sc_state_kind(rawValue: UInt32(state.kind))
             if kind == SC_ATOMIC || kind == SC_FINAL {
                 atomicStates += 1
-                if kind == SC_FINAL, state.parent != 0 { needsEventless = true }   // done.state.<parent>
+                if kind == SC_FINAL, state.parent != 0 { needsDoneEvents = true }   // done.state.<parent>
             } else if kind == SC_PARALLEL {
                 hasParallel = true
                 var child = s + 1
@@ -73,8 +76,9 @@ struct CChartFeatures {
             if !quiet && transition.action != SC_NONE { silent = false }
         }
         maxActiveAtomic = min(maxActiveAtomic, atomicStates)
+        needsEventless = needsEventless || needsDoneEvents
         if silent { (internalSlots, externalSlots) = (0, 1) }
-        needsContent = content
+        needsContent = content || needsDoneEvents
         needsDelayed = delayed
         let largest = [Int(chart.state_count), Int(chart.transition_count), Int(chart.event_count),
                        Int(chart.target_pool_count), Int(chart.descriptor_pool_count), guardCount, actionCount].max() ?? 0
@@ -91,7 +95,7 @@ struct CChartFeatures {
                                      ("SC_CONFIG_NO_PARALLEL", hasParallel, "parallel states"),
                                      ("SC_CONFIG_NO_EVENTLESS", needsEventless, "eventless transitions or done events"),
                                      ("SC_CONFIG_NO_GUARDS", hasGuards, "guards"),
-                                     ("SC_CONFIG_NO_CONTENT", needsContent, "executable content"),
+                                     ("SC_CONFIG_NO_CONTENT", needsContent, "executable content, host-function conditions or done events"),
                                      ("SC_CONFIG_NO_DELAYED", needsDelayed, "delayed sends")] {
             let (value, why) = omit(needed, what)
             list.append((name, value, why))
@@ -116,7 +120,7 @@ extension CParts {
         var chart = compiled.tables.pointee
         chart.flags = chartFlags
         return CChartFeatures(chart, chartFlags: chartFlags, guardCount: names.guards.count, actionCount: names.actions.count,
-                              content: !guardCases.isEmpty || actionCases.contains { !$0.1.isEmpty },
+                              content: actionCases.contains { !$0.1.isEmpty } || !hooks.conditions.isEmpty,
                               delayed: hooks.timers)
     }
 }

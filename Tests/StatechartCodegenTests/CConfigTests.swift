@@ -71,6 +71,30 @@ final class CConfigTests: XCTestCase {
                        expected(history: 1, parallel: 0, eventless: 0, guards: 0, content: 0, delayed: 0))
     }
 
+    /// In() guards alone are no content; a final state inside a compound one raises a done event,
+    /// which needs eventless processing and the internal queue.
+    func testGuardsAloneAreNoContentAndDoneEventsNeedTheQueue() throws {
+        let guarded = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+              <state id="a"><transition event="e" cond="!In('b')" target="b"/></state>
+              <state id="b"/>
+            </scxml>
+            """
+        let plain = try CCodeGenerator.generate(scxml: Data(guarded.utf8), fileName: "guarded.scxml")
+        XCTAssertEqual(switches(plain.config),
+                       expected(history: 1, parallel: 1, eventless: 1, guards: 0, content: 1, delayed: 1))
+        let finishing = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+              <state id="job"><state id="work"><transition event="e" target="end"/></state><final id="end"/></state>
+            </scxml>
+            """
+        let done = try CCodeGenerator.generate(scxml: Data(finishing.utf8), fileName: "finishing.scxml")
+        XCTAssertEqual(switches(done.config),
+                       expected(history: 1, parallel: 1, eventless: 0, guards: 1, content: 0, delayed: 1))
+        XCTAssertTrue(done.config.contains("/* the chart has executable content, host-function conditions or done events */"),
+                      done.config)
+    }
+
     /// Parallel, a shallow history, guards, content (the chart footprint.sh measures).
     func testDoorNeedsHistoryParallelGuardsAndContent() throws {
         let files = try generate("fixtures/door.scxml", name: "door")

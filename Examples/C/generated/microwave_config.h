@@ -31,7 +31,7 @@
 #define SC_CONFIG_NO_GUARDS 0
 #endif
 
-/* the chart has executable content */
+/* the chart has executable content, host-function conditions or done events */
 #ifndef SC_CONFIG_NO_CONTENT
 #define SC_CONFIG_NO_CONTENT 0
 #endif
