@@ -448,7 +448,9 @@ sc_status sc_machine_init(sc_machine **machine, void *memory, size_t size, const
                           const sc_host *host, const sc_options *options);
 
 /** malloc()s and initialises a machine; NULL when the chart is invalid, options->flags has an
- * unknown bit or memory runs out. `host` is kept by reference, as by sc_machine_init(). */
+ * unknown bit or memory runs out. `host` is kept by reference, as by sc_machine_init(). With
+ * sc_machine_destroy, the core's only use of the heap (sc_machine_alloc.c): a firmware that
+ * calls neither links no malloc or free. */
 sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const sc_options *options);
 
 /** Frees a machine made by sc_machine_create(). Releases queued events. No actions run. */
