@@ -26,7 +26,7 @@ flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -I CStateCore/include)
 passed=0 failed=0 refused=()
 
 # Documents the generator must refuse (content with no C form), with a word of the reason.
-declare -A expected_refusals=([invalid]="an invalid document")
+declare -A expected_refusals=([invalid]="an invalid document" [ecmascript]="the ECMAScript datamodel" [w3clike]="the ECMAScript datamodel")
 
 # The core, compiled once per compiler and configuration (charts with the same switches share it).
 core_for() {   # core_for COMPILER CONFIG-FILE: prints the folder of the core's objects
