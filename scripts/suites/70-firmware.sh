@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: swift duktape libxml2-dev pkg-config gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 # Suite: the plain C example (Examples/C) and the same dispatch loop as Cortex-M3 firmware under
 # QEMU. Checks, each counted:
 #   - the committed generated files are what `statechart generate c` produces now;

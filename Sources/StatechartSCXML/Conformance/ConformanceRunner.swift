@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let runner = ConformanceRunner(options: options)
-/// let results = runner.run(directory: URL(fileURLWithPath: "../shared/w3c-scxml/ecma"))
+/// let results = runner.run(directory: URL(fileURLWithPath: "Tests/W3C/ecma"))
 /// print(results.filter(\.passed).count)
 /// ```
 ///
