@@ -20,7 +20,7 @@ while (($#)); do
   case "$1" in
     --list)
       while read -r file; do
-        printf '%-19s %-39s needs: %s\n' "$(suite_name "$file")" "scripts/suites/$(basename "$file")" "$(suite_needs "$file")"
+        printf '%-19s %-39s needs: %s\n' "$(suite_name "$file")" "scripts/suites/$(basename "$file")" "$(suite_needs "$file" | grep . || echo "(none declared)")"
       done < <(all_suites)
       exit 0 ;;
     -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;

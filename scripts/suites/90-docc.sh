@@ -19,7 +19,7 @@ for catalog in Sources/*/*.docc; do
     passed=$((passed + 1)); echo "ok: $target: 0 warnings"
   else
     failed=$((failed + 1))
-    grep -E '(warning|error): ' -A3 "$log" | head -80
+    grep -E '(warning|error): |-->|suggestion: ' "$log" | head -80
     [ "$warnings" -gt 0 ] || tail -20 "$log"
     echo "FAIL: $target: exit status $status, $warnings warnings and errors"
   fi
