@@ -9,7 +9,8 @@
 # The words of a `# needs:` line are Debian package names, installed with apt-get (one
 # `apt-get update` first, and only when something is missing), plus two more:
 #   swift    the Swift 6 toolchain, which cannot come from apt: checked, with a hint when missing
-#            (clang, lld and the sanitizer runtimes the C suites use ship with it);
+#            (clang, lld and the sanitizer runtimes the C suites use ship with it), and git and
+#            ca-certificates, with which SwiftPM fetches the package's dependencies;
 #   duktape  the Duktape the ECMAScript datamodel links, built from Debian's source package with
 #            the hook that stops runaway scripts (scripts/build-duktape.sh, once per machine).
 set -euo pipefail
@@ -18,6 +19,8 @@ source scripts/lib/suites.sh
 
 # What building the package needs (every library target and the tool).
 tool_needs=(swift duktape libxml2-dev pkg-config)
+# What SwiftPM needs besides the toolchain: it clones the dependencies over https.
+swift_packages=(git ca-certificates)
 # What scripts/build-duktape.sh uses: cc and ar, the .tar.xz source, the key of Debian's archive.
 duktape_packages=(gcc binutils xz-utils pkg-config debian-archive-keyring)
 
@@ -37,7 +40,7 @@ esac
 swift=0 duktape=0 packages=()
 for word in "${needs[@]}"; do
   case "$word" in
-    swift) swift=1 ;;
+    swift) swift=1; packages+=("${swift_packages[@]}") ;;
     duktape) duktape=1; packages+=("${duktape_packages[@]}") ;;
     *) packages+=("$word") ;;
   esac
