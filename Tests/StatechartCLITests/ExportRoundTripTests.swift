@@ -106,7 +106,7 @@ final class ExportRoundTripTests: XCTestCase {
     func testTheW3CChartsRoundTripAndStillPass() throws {
         let folder = try temporaryFolder()
         defer { try? fileManager.removeItem(at: folder) }
-        let suite = CLI.repository.appendingPathComponent("../shared/w3c-scxml").standardizedFileURL
+        let suite = CLI.repository.appendingPathComponent("Tests/W3C")
         var traced = 0, jobs: [@Sendable () throws -> [String]] = []
         for datamodel in ["ecma", "null"] {
             let copy = folder.appendingPathComponent(datamodel)

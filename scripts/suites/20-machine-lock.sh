@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: gcc make swift
 # Suite: the C tests of the Swift runtime's machine lock (Sources/CMachineLock), plain and under
 # ThreadSanitizer. Prints one "N passed, M failed" line for both runs.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: swift duktape libxml2-dev pkg-config gcc gcc-arm-none-eabi libnewlib-arm-none-eabi
 # Suite: `statechart generate c --trace-main` against `statechart trace`. For every chart in
 # scxml/examples, scxml/bench, scxml/fixtures and the W3C null-datamodel tests that the
 # generator accepts:
@@ -85,7 +86,7 @@ for file in scxml/examples/*.scxml scxml/bench/*.scxml scxml/fixtures/*.scxml; d
   [ -f "$events" ] || events=""
   check "$file" "$events"
 done
-for file in ../shared/w3c-scxml/null/*.scxml; do
+for file in Tests/W3C/null/*.scxml; do
   check "$file" ""
 done
 

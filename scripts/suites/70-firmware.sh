@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: swift duktape libxml2-dev pkg-config gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 # Suite: the plain C example (Examples/C) and the same dispatch loop as firmware under QEMU, on a
 # Cortex-M3 and a Cortex-M0. Checks, each counted:
 #   - the committed generated files are what `statechart generate c` produces now;

@@ -54,7 +54,7 @@ extension Machine {
 
     /// ``snapshot()`` for machines whose events carry payloads of their own types (an SCXML
     /// session's events): `encodingPayload` turns each queued or delayed event's payload into
-    /// a ``DataValue`` (or `nil`), and ``restore(_:decodingPayload:)`` turns it back.
+    /// a ``DataValue`` (or `nil`), and ``restore(_:decodingPayload:beforeApplying:)`` turns it back.
     ///
     /// ```swift
     /// let snapshot = try machine.snapshot(encodingPayload: { ($0.payload as? Order)?.dataValue })
@@ -97,7 +97,7 @@ extension Machine {
         try restore(snapshot, decodingPayload: { $0.payload })
     }
 
-    /// ``restore(_:)`` for snapshots taken with ``snapshot(encodingPayload:)``:
+    /// ``restore(_:)`` for snapshots taken with ``snapshot(encodingPayload:whileHeld:)``:
     /// `decodingPayload` makes each queued or delayed event's payload from its snapshot form.
     ///
     /// `beforeApplying` runs with the machine held, once the snapshot has been checked against

@@ -22,14 +22,14 @@ import StatechartSCXML
 /// try machine.start()
 /// ```
 ///
-/// Host functions registered in ``SCXMLMachine/Options/functions`` are global functions, host
-/// values in ``SCXMLMachine/Options/values`` read-only globals.
+/// Host functions registered in `SCXMLMachine.Options.functions` are global functions, host
+/// values in `SCXMLMachine.Options.values` read-only globals.
 ///
-/// Scripts are bounded by ``SCXMLMachine/Options/scriptLimits``: one evaluation (a `cond`, an
+/// Scripts are bounded by `SCXMLMachine.Options.scriptLimits`: one evaluation (a `cond`, an
 /// `expr`, a `<script>`, each `<foreach>` step, `<data>`, `<assign>`, ...) stops after
-/// ``SCXMLScriptLimits/timePerEvaluation`` (default 1 s), and the heaps of all sessions of one
+/// `SCXMLScriptLimits.timePerEvaluation` (default 1 s), and the heaps of all sessions of one
 /// document tree (this machine and the ones its `<invoke>`s start) hold at most
-/// ``SCXMLScriptLimits/memoryPerDocumentTree`` bytes together (default 256 MiB). Either raises
+/// `SCXMLScriptLimits.memoryPerDocumentTree` bytes together (default 256 MiB). Either raises
 /// `error.execution` like any script error; the machine stays in a legal configuration.
 public final class ECMAScriptDatamodel: SCXMLDatamodel {
     public static let names = ["ecmascript"]

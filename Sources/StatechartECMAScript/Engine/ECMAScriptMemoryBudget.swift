@@ -6,7 +6,7 @@ import StatechartSCXML
 /// pass it is refused and the script running fails with `Error: alloc failed: ...`.
 ///
 /// The ECMAScript datamodel uses one budget per SCXML document tree (a machine and the sessions
-/// its `<invoke>`s start), with ``SCXMLScriptLimits/memoryPerDocumentTree`` as its limit.
+/// its `<invoke>`s start), with `SCXMLScriptLimits.memoryPerDocumentTree` as its limit.
 ///
 /// ```swift
 /// let budget = ECMAScriptMemoryBudget(limit: 32 << 20)

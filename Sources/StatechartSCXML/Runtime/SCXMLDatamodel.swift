@@ -95,7 +95,7 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     func value(ofInline content: SCXMLInlineContent) throws -> DataValue
     /// Runs a whole `<foreach>`: `body` once per item, after storing the item (and index).
     /// By default built on ``items(of:)`` and ``store(_:at:)``; datamodels whose values are
-    /// richer than ``DataValue`` override it so items keep their identity.
+    /// richer than `DataValue` override it so items keep their identity.
     func foreach(_ node: SCXMLForeach, body: () throws -> Void) throws
     /// Charges `data`, the payload of an event a `<send>` is about to send, to the memory bound
     /// of this datamodel's scripts for as long as the event exists (queued, delayed, or being
