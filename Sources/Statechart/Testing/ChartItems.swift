@@ -92,9 +92,4 @@ package struct ChartItems: Sendable {
         }
         return result
     }
-
-    /// Whether state `inner` is `outer` or lies inside it.
-    package func isInside(_ inner: Int, _ outer: Int) -> Bool {
-        inner >= outer && inner <= Int(chart.tables.pointee.states[outer].last_descendant)
-    }
 }

@@ -30,24 +30,3 @@ package final class MacrostepRecorder: @unchecked Sendable {
         }
     }
 }
-
-extension Machine {
-    /// The active atomic states' indices, in document order.
-    package var atomicStateIndices: [Int] { access { runtime.activeIndices(atomicOnly: true) } }
-
-    /// The configuration and history records as the path search compares machine states.
-    package func searchKey() throws -> MachineSearchKey {
-        let raw = try captureRaw()
-        return MachineSearchKey(active: raw.active, history: raw.history.map { [$0.state] + $0.remembered },
-                                queued: raw.internalEvents.map(\.event.name), halted: raw.halted)
-    }
-}
-
-/// A machine's configuration, history records, queued internal events and whether it halted:
-/// what the path search tells machine states apart by (and, for the null datamodel, all of it).
-package struct MachineSearchKey: Hashable, Sendable {
-    package var active: [Int]
-    package var history: [[Int]]
-    package var queued: [String]
-    package var halted: Bool
-}

@@ -74,6 +74,24 @@ struct UnreachedReasons {
     let items: ChartItems
     let maximumLength: Int
     let inputNames: [String]
+    /// For each state, the transitions whose targets are it or lie inside it.
+    private let into: [[Int]]
+
+    init(search: PathSearch, items: ChartItems, maximumLength: Int, inputNames: [String]) {
+        self.search = search
+        self.items = items
+        self.maximumLength = maximumLength
+        self.inputNames = inputNames
+        var into = Array(repeating: [Int](), count: items.chart.stateCount)
+        for t in items.transitions {
+            var states = Set<Int>()
+            for target in items.chart.targetsOfTransition(t) {
+                if let index = items.chart.index(of: target) { states.formUnion(items.withAncestors(index)) }
+            }
+            for s in states.sorted() { into[s].append(t) }
+        }
+        self.into = into
+    }
 
     private var bound: String? {
         search.isComplete ? nil
@@ -86,11 +104,7 @@ struct UnreachedReasons {
         if let parent = items.parent(of: s), parent != 0, search.firstEntry[parent] < 0 {
             return "its parent '\(items.chart.stateIDs[parent])' is never entered"
         }
-        let into = items.transitions.filter { t in
-            items.chart.targetsOfTransition(t).contains { target in
-                items.chart.index(of: target).map { items.isInside($0, s) } ?? false
-            }
-        }
+        let into = self.into[s]
         if into.isEmpty {
             return "no transition enters '\(id)' or a state inside it, and no default entry leads to it"
         }

@@ -109,6 +109,7 @@ final class TypedPathSubject<State: Hashable & Sendable, Event: ChartEvent>: Pat
         machine!.canHandle(events[input], evaluatingGuards: false)
     }
 
+
     func send(_ input: Int) throws -> PathSearchStep<MachineSearchKey> {
         try machine!.send(events[input])
         return try outcome(machine!)

@@ -4,31 +4,16 @@ import Statechart
 /// The path search's view of an SCXML machine, run as `statechart trace` runs it: an event's
 /// macrostep, the configuration a test expects, then the events the chart sent itself.
 ///
-/// A null-datamodel machine is put back in a state by restoring its snapshot (configuration,
-/// history, queued events: all its state); a machine with variables is made afresh and the
-/// path replayed, so its datamodel holds exactly what that path made.
+/// A null-datamodel machine is put back in a state by restoring its configuration, history
+/// and queued events (all its state: the null datamodel has no variables); a machine with
+/// variables is made afresh and the path replayed, so its datamodel holds exactly what that
+/// path made, and its variables are part of the point.
 final class SCXMLPathSubject: PathSearchSubject {
-    /// A machine state: what tells states apart, and the snapshot that restores it.
+    /// A machine state as the search tells them apart. Pending delayed sends are not part of
+    /// it: they never fire in a trace.
     struct Point: Hashable {
-        var active: [String]
-        var history: [MachineSnapshot.HistoryRecord]
-        var queued: [String]
-        var halted: Bool
+        var machine: MachineSearchKey
         var variables: [SCXMLSnapshot.Variable]
-        /// Not compared: pending delayed sends never fire in a trace, and their `sendid`s
-        /// count up across the search.
-        var snapshot: MachineSnapshot
-
-        static func == (a: Point, b: Point) -> Bool {
-            a.active == b.active && a.history == b.history && a.queued == b.queued && a.halted == b.halted
-                && a.variables == b.variables
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(active)
-            hasher.combine(history)
-            hasher.combine(variables.count)
-        }
     }
 
     let make: () throws -> SCXMLMachine
@@ -37,7 +22,9 @@ final class SCXMLPathSubject: PathSearchSubject {
     private let restores: Bool
     private var machine: SCXMLMachine
     private var recorder: MacrostepRecorder
+    /// The events as `trace` sends them (external, with an SCXML payload), and their core ids.
     private let sendable: [Event]
+    private let probes: [(event: Event, known: (id: UInt32, exact: Bool))]
 
     init(make: @escaping () throws -> SCXMLMachine, events: [String]) throws {
         self.make = make
@@ -47,6 +34,8 @@ final class SCXMLPathSubject: PathSearchSubject {
         chart = machine.machine.chart
         restores = machine.session.model is NullDatamodel
         sendable = events.map { Event($0, payload: SCXMLEvent(name: $0, type: .external, data: nil)) }
+        let probing = machine.machine
+        probes = events.map { (Event($0), probing.coreEvent(named: $0)) }
     }
 
     var inputCount: Int { events.count }
@@ -58,7 +47,7 @@ final class SCXMLPathSubject: PathSearchSubject {
 
     func reach(_ point: Point, by path: [Int]) throws {
         if restores {
-            try machine.machine.restore(point.snapshot, decodingPayload: SnapshotPayload.decode)
+            try machine.machine.restore(searchKey: point.machine)
         } else {
             machine = try make()
             recorder = MacrostepRecorder(machine.machine)
@@ -73,7 +62,7 @@ final class SCXMLPathSubject: PathSearchSubject {
     }
 
     func mightHandle(_ input: Int) -> Bool {
-        machine.machine.canHandle(sendable[input], evaluatingGuards: false)
+        machine.machine.mightHandle(probes[input].event, known: probes[input].known)
     }
 
     func send(_ input: Int) throws -> PathSearchStep<Point> {
@@ -88,14 +77,13 @@ final class SCXMLPathSubject: PathSearchSubject {
         let configuration = machine.machine.atomicStateIndices
         try? machine.machine.processQueuedEvents()
         let (entered, taken) = recorder.take()
+        let key = try machine.machine.searchKey()
         var variables: [SCXMLSnapshot.Variable] = []
-        let model = machine.session.model as? SCXMLSnapshottingDatamodel
-        let snapshot = try machine.machine.snapshot(encodingPayload: SnapshotPayload.encode, whileHeld: {
-            if let model { variables = try model.snapshotVariables() }
-        })
-        let point = Point(active: snapshot.activeStates, history: snapshot.history, queued: snapshot.internalEvents.map(\.name),
-                          halted: snapshot.isFinished, variables: variables, snapshot: snapshot)
-        return PathSearchStep(point: point, entered: entered, taken: taken, configuration: configuration,
-                              halted: snapshot.isFinished)
+        if !restores, let model = machine.session.model as? SCXMLSnapshottingDatamodel {
+            _ = try machine.machine.snapshot(encodingPayload: SnapshotPayload.encode,
+                                             whileHeld: { variables = try model.snapshotVariables() })
+        }
+        return PathSearchStep(point: Point(machine: key, variables: variables), entered: entered, taken: taken,
+                              configuration: configuration, halted: key.halted)
     }
 }
