@@ -20,8 +20,9 @@ extension TypedChart {
     /// `StateMachine(self, clock: TestClock())`), so guards and actions run as they will in the
     /// test: breadth first from start-up, every event in every machine state found, each
     /// reached by replaying its path on a fresh machine. Machine states are told apart by
-    /// their configuration, history records and queued events; a guard that reads the
-    /// machine's context sees the context of the first path that reached that configuration.
+    /// their configuration, history records, queued events and context (when the context's
+    /// type is `Hashable`); state kept outside the machine is not seen, so a guard reading it
+    /// sees what the first path to that machine state left there.
     /// Delayed events are not fired (the test clock does not advance): send them as `events`
     /// if the test should take their transitions.
     ///
@@ -65,6 +66,13 @@ extension TypedChart where Event: CaseIterable {
 /// The path search's view of a typed chart: a fresh machine per reach, the path replayed, so
 /// the context and the app's actions are those of a real run.
 final class TypedPathSubject<State: Hashable & Sendable, Event: ChartEvent>: PathSearchSubject {
+    /// A machine state: configuration, history, queued events, and the context when it is
+    /// `Hashable`.
+    struct Point: Hashable {
+        var machine: MachineSearchKey
+        var context: AnyHashable?
+    }
+
     let typedChart: TypedChart<State, Event>
     let events: [Event]
     let make: () -> StateMachine<State, Event>
@@ -88,18 +96,19 @@ final class TypedPathSubject<State: Hashable & Sendable, Event: ChartEvent>: Pat
         return machine
     }
 
-    private func outcome(_ machine: StateMachine<State, Event>) throws -> PathSearchStep<MachineSearchKey> {
+    private func outcome(_ machine: StateMachine<State, Event>) throws -> PathSearchStep<Point> {
         let (entered, taken) = recorder!.take()
         let key = try machine.machine.searchKey()
-        return PathSearchStep(point: key, entered: entered, taken: taken,
+        let context = machine.extendedState?.read().value as? AnyHashable
+        return PathSearchStep(point: Point(machine: key, context: context), entered: entered, taken: taken,
                               configuration: machine.machine.atomicStateIndices, halted: key.halted)
     }
 
-    func start() throws -> PathSearchStep<MachineSearchKey> {
+    func start() throws -> PathSearchStep<Point> {
         try outcome(try fresh())
     }
 
-    func reach(_ point: MachineSearchKey, by path: [Int]) throws {
+    func reach(_ point: Point, by path: [Int]) throws {
         let machine = try fresh()
         for input in path { try machine.send(events[input]) }
         _ = recorder!.take()
@@ -110,7 +119,7 @@ final class TypedPathSubject<State: Hashable & Sendable, Event: ChartEvent>: Pat
     }
 
 
-    func send(_ input: Int) throws -> PathSearchStep<MachineSearchKey> {
+    func send(_ input: Int) throws -> PathSearchStep<Point> {
         try machine!.send(events[input])
         return try outcome(machine!)
     }

@@ -20,10 +20,10 @@ enum TraceViewerPage {
         <header>
           <strong>\(escape(title))</strong>
           <span class="controls">
-            <button id="first" title="Start-up (Home)">&#x23EE;</button>
+            <button id="first" title="Start-up (Home)">|&#x25C0;</button>
             <button id="previous" title="Previous step (&#x2190;)">&#x25C0;</button>
             <button id="next" title="Next step (&#x2192;)">&#x25B6;</button>
-            <button id="last" title="Last step (End)">&#x23ED;</button>
+            <button id="last" title="Last step (End)">&#x25B6;|</button>
             <input id="slider" type="range" min="0" value="0" aria-label="step">
             <span id="position"></span>
           </span>
