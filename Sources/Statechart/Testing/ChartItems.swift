@@ -71,6 +71,13 @@ package struct ChartItems: Sendable {
         self.info = info
     }
 
+    /// SCXML's name matching: descriptor `a.b` matches events `a.b` and `a.b.c`; `*` every
+    /// event; `a.*` as `a`.
+    package static func descriptor(_ descriptor: String, matches event: String) -> Bool {
+        let d = descriptor.hasSuffix(".*") ? String(descriptor.dropLast(2)) : descriptor
+        return d == "*" || event == d || event.hasPrefix(d + ".")
+    }
+
     /// The description of transition `index`.
     package func describe(transition index: Int) -> String {
         info[index]?.description ?? "\(chart.sourceOfTransition(index)) -> \(chart.targetsOfTransition(index).joined(separator: " "))"

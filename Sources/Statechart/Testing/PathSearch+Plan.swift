@@ -120,12 +120,7 @@ struct UnreachedReasons {
             return "its source '\(items.chart.stateIDs[source])' is never active"
         }
         let events = info?.events ?? []
-        let platform = ["done", "error"]
-        let sendable = events.contains { descriptor in
-            let d = descriptor.hasSuffix(".*") ? String(descriptor.dropLast(2)) : descriptor
-            if d == "*" || platform.contains(where: { d == $0 }) { return true }
-            return inputNames.contains { $0 == d || $0.hasPrefix(d + ".") }
-        }
+        let sendable = events.contains { descriptor in inputNames.contains { ChartItems.descriptor(descriptor, matches: $0) } }
         if !events.isEmpty && !sendable {
             return "no event the search sends matches '\(events.joined(separator: " "))', and the chart raises none that is taken there"
         }

@@ -10,10 +10,7 @@ extension ChartItems {
                 return false
             }
             guard let event = taken.event else { return info.events.isEmpty }
-            return info.events.contains { descriptor in
-                let d = descriptor.hasSuffix(".*") ? String(descriptor.dropLast(2)) : descriptor
-                return d == "*" || event == d || event.hasPrefix(d + ".")
-            }
+            return info.events.contains { ChartItems.descriptor($0, matches: event) }
         }
     }
 

@@ -23,12 +23,13 @@ import Statechart
 /// without data, and what it did not reach is listed as such.
 public enum SCXMLTestPaths {
     /// The events the search sends by default: every event descriptor of the document's
-    /// transitions, in document order, once each; a `prefix.*` descriptor as `prefix`; `*`
+    /// transitions, once each, in document order of their states (a state's own transitions
+    /// before its children's); a `prefix.*` descriptor as `prefix`; `*`
     /// and the platform's own events (`done.*`, `error.*`, which the machine raises itself)
     /// left out.
     ///
     /// ```swift
-    /// SCXMLTestPaths.events(of: document)    // ["tick", "button", "power.off"]
+    /// SCXMLTestPaths.events(of: document)    // traffic light: ["power.off", "tick", "button"]
     /// ```
     public static func events(of document: SCXMLDocument) -> [String] {
         var seen = Set<String>()
@@ -37,7 +38,7 @@ public enum SCXMLTestPaths {
             for transition in state.transitions {
                 for descriptor in transition.events {
                     let name = descriptor.hasSuffix(".*") ? String(descriptor.dropLast(2)) : descriptor
-                    if name.isEmpty || name == "*" || ["done", "error"].contains(where: { name == $0 || name.hasPrefix($0 + ".") }) {
+                    if name.isEmpty || name == "*" || ["done", "error"].contains(where: { ChartItems.descriptor($0, matches: name) }) {
                         continue
                     }
                     if seen.insert(name).inserted { result.append(name) }

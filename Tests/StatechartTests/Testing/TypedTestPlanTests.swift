@@ -14,7 +14,7 @@ final class TypedTestPlanTests: XCTestCase {
             StateNode(.off) { On(.flip, to: .on) }
             StateNode(.on) {
                 On(.flip, to: .off)
-                On(.dim, to: .dimmed, when: { _ in false })
+                On(.dim, to: .dimmed, guard: { _ in false })
                 On(.smash, to: .off)
                 On(.smash, to: .broken)          // always preempted by the one above
             }
@@ -53,7 +53,7 @@ final class TypedTestPlanTests: XCTestCase {
         let made = Made()
         let chart = try TypedChart<Step, Tick>(name: "counter") {
             StateNode(.counting) {
-                On(.tick, to: .done, when: { ctx in (ctx.context(as: Count.self)?.value ?? 0) >= 3 })
+                On(.tick, to: .done, guard: { ctx in (ctx.context(as: Count.self)?.value ?? 0) >= 3 })
                 On(.tick) { ctx in ctx.updateContext(Count.self) { $0.value += 1 } }
             }
             StateNode(.done)
