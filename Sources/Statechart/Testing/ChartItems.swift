@@ -34,6 +34,8 @@ package struct ChartItems: Sendable {
     package let transitions: [Int]
     /// Each coverable transition's description, by compiled index.
     package let info: [Int: TransitionInfo]
+    /// The coverable transitions of each source state, by its id, in document order.
+    package let transitionsBySource: [String: [Int]]
 
     /// The items of `chart`, named as `diagram` (made from the same definition or document)
     /// draws them.
@@ -69,6 +71,7 @@ package struct ChartItems: Sendable {
         self.states = states
         self.transitions = transitions
         self.info = info
+        transitionsBySource = Dictionary(grouping: transitions) { chart.sourceOfTransition($0) }
     }
 
     /// SCXML's name matching: descriptor `a.b` matches events `a.b` and `a.b.c`; `*` every

@@ -5,7 +5,7 @@ extension ChartItems {
     /// taken on, `nil` for eventless): the first in document order whose descriptors match the
     /// event (SCXML's name matching), or `nil` when the chart has none.
     func transition(matching taken: TraceLine.Taken) -> Int? {
-        transitions.first { t in
+        (transitionsBySource[taken.source] ?? []).first { t in
             guard let info = info[t], info.source == taken.source, chart.targetsOfTransition(t) == taken.targets else {
                 return false
             }

@@ -22,7 +22,7 @@ import Statechart
 public struct SCXMLCoverage {
     private let items: ChartItems
     private let diagram: ChartDiagram
-    private let make: () throws -> SCXMLMachine
+    private let replayer: CoverageReplayer
     private var entered: [Bool]
     private var taken: [Bool]
 
@@ -33,8 +33,10 @@ public struct SCXMLCoverage {
         var options = options
         options.clock = TestClock()
         let frozen = options
-        make = { try SCXMLMachine(document: document, baseURL: baseURL, options: frozen) }
-        let chart = try make().machine.chart
+        let make = { try SCXMLMachine(document: document, baseURL: baseURL, options: frozen) }
+        let first = try make()
+        let chart = first.machine.chart
+        replayer = CoverageReplayer(make: make, first: first)
         diagram = ChartDiagram(document)
         items = ChartItems(chart: chart, diagram: diagram)
         entered = Array(repeating: false, count: chart.stateCount)
@@ -107,32 +109,32 @@ public struct SCXMLCoverage {
 
     /// Configuration lines only: replayed on the real machine, each configuration checked.
     private func replay(_ lines: [(number: Int, line: TraceLine)], file: String, states: inout [Int], transitions: inout [Int]) throws {
-        let machine = try make()
-        let recorder = MacrostepRecorder(machine.machine)
         let ids = items.chart.stateIDs
         var started = false
         for (number, line) in lines {
             guard case .configuration(let event, let expected) = line else { continue }
+            let actual: [Int]
             if !started {
                 guard event == nil else {
                     throw SCXMLTraceError(file: file, line: number, message:
                         "a trace begins with start-up's line ({\"event\": null, ...}), not event '\(event!)'")
                 }
-                try? machine.machine.startStep()
+                let start = try replayer.start()
+                actual = start.configuration
+                states += start.entered
+                transitions += start.taken
                 started = true
             } else if let event {
-                _ = try? machine.machine.step(Event(event, payload: SCXMLEvent(name: event, type: .external, data: nil)))
+                actual = replayer.step(event)
             } else {
                 throw SCXMLTraceError(file: file, line: number, message: "a second start-up line ({\"event\": null, ...})")
             }
-            let actual = machine.machine.atomicStateIndices.map { ids[$0] }
-            guard actual == expected else {
+            guard actual.map({ ids[$0] }) == expected else {
                 let after = event.map { "after '\($0)'" } ?? "after start-up"
                 throw SCXMLTraceError(file: file, line: number, message:
-                    "\(after) the chart is in \(Self.list(actual)), but the trace says \(Self.list(expected))")
+                    "\(after) the chart is in \(Self.list(actual.map { ids[$0] })), but the trace says \(Self.list(expected))")
             }
-            try? machine.machine.processQueuedEvents()
-            let (e, t) = recorder.take()
+            let (e, t) = replayer.settle()
             states += e
             transitions += t
         }
@@ -178,6 +180,57 @@ public struct SCXMLCoverage {
         let legend = "  label=\(DOTWriter.quote("never exercised in red; " + summary));\n  labelloc=b;\n"
         if let end = text.range(of: "}", options: .backwards) { text.insert(contentsOf: legend, at: end.lowerBound) }
         return text
+    }
+}
+
+/// Runs configuration-only traces as `trace` does. A null-datamodel machine is made once:
+/// each later trace starts from start-up's recorded result and its state restored (the null
+/// datamodel holds nothing else, and start-up always does the same); others get a fresh one.
+private final class CoverageReplayer {
+    let make: () throws -> SCXMLMachine
+    private var machine: SCXMLMachine?
+    private var recorder: MacrostepRecorder?
+    private let reusable: Bool
+    private var recorded: (configuration: [Int], entered: [Int], taken: [Int], key: MachineSearchKey)?
+
+    init(make: @escaping () throws -> SCXMLMachine, first: SCXMLMachine) {
+        self.make = make
+        reusable = first.session.model is NullDatamodel
+        machine = first
+        recorder = MacrostepRecorder(first.machine)
+    }
+
+    /// Start-up: the configuration `trace` prints, and what start-up (with the events it
+    /// sent itself) entered and took.
+    func start() throws -> (configuration: [Int], entered: [Int], taken: [Int]) {
+        if reusable, let recorded, let machine {
+            try machine.machine.restore(searchKey: recorded.key)
+            _ = recorder?.take()
+            return (recorded.configuration, recorded.entered, recorded.taken)
+        }
+        let fresh = try machine.flatMap { $0.machine.isStarted ? nil : $0 } ?? make()
+        if fresh !== machine {
+            machine = fresh
+            recorder = MacrostepRecorder(fresh.machine)
+        }
+        try? fresh.machine.startStep()
+        let configuration = fresh.machine.atomicStateIndices
+        try? fresh.machine.processQueuedEvents()
+        let (entered, taken) = recorder!.take()
+        if reusable { recorded = (configuration, entered, taken, try fresh.machine.searchKey()) }
+        return (configuration, entered, taken)
+    }
+
+    /// Sends `event` as `trace` does and returns the configuration `trace` prints.
+    func step(_ event: String) -> [Int] {
+        _ = try? machine!.machine.step(Event(event, payload: SCXMLEvent(name: event, type: .external, data: nil)))
+        return machine!.machine.atomicStateIndices
+    }
+
+    /// Runs the events the chart sent itself; what the step entered and took.
+    func settle() -> (entered: [Int], taken: [Int]) {
+        try? machine!.machine.processQueuedEvents()
+        return recorder!.take()
     }
 }
 
