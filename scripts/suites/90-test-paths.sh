@@ -85,7 +85,7 @@ passed = failed = 0
 taken_expected = {1: {'red->green'}, 4: {'yellow->red'}}
 for step in range(steps):
     dom = open(f'{work}/dom-{step}.html').read()
-    if f'data-step="{step}"' not in dom:
+    if f'data-current-step="{step}"' not in dom:
         print(f'FAIL step {step}: the page did not open at this step'); failed += 1; continue
     active = {t.replace('cluster_', '', 1) for c, t in highlight.findall(dom) if 'sc-active' in c.split()}
     expected = with_ancestors(lines[step]['configuration'])

@@ -35,7 +35,7 @@ enum TraceViewerPage {
             <p>Active: <span id="active-states"></span></p>
             <ol id="microsteps"></ol>
             <h2>Events</h2>
-            <ol id="events" start="0"></ol>
+            <div id="events-box"><ol id="events" start="0"></ol></div>
           </aside>
         </main>
         <script type="application/json" id="trace-data">\(json)</script>
@@ -67,9 +67,12 @@ enum TraceViewerPage {
         h2 { font-size: 15px; margin: 12px 0 6px; }
         #microsteps li { margin-bottom: 6px; }
         #microsteps .error { color: #b91c1c; }
-        #events { padding-left: 48px; font-family: ui-monospace, monospace; }
-        #events li { cursor: pointer; }
-        #events li.current { background: #ffedd5; font-weight: bold; }
+        /* The list is laid out on its own: what changes above it at each step, and the
+           thousands of items below the fold, cost it nothing. */
+        #events-box { height: 45vh; overflow: auto; contain: strict; border: 1px solid #e5e7eb; }
+        #events { margin: 0; padding: 2px 4px; list-style: none; font-family: ui-monospace, monospace; white-space: pre; }
+        #events li { cursor: pointer; height: 1.4em; content-visibility: auto; contain-intrinsic-size: auto 1.4em; }
+        #events li.current { background: #fed7aa; }
         g.sc-active > path, g.sc-active > polygon, g.sc-active > ellipse { stroke: #c2410c; stroke-width: 3px; }
         g.node.sc-active > path, g.node.sc-active > polygon, g.node.sc-active > ellipse { fill: #ffedd5; }
         g.cluster.sc-active > path, g.cluster.sc-active > polygon { fill: #fff7ed; }
@@ -100,14 +103,14 @@ enum TraceViewerPage {
           var fragment = document.createDocumentFragment();
           for (var s = 0; s < steps.length; s++) {
             var item = document.createElement('li');
-            item.textContent = steps[s].label;
+            item.textContent = ('     ' + s).slice(-6) + '  ' + steps[s].label;
             item.dataset.step = s;
             fragment.appendChild(item);
           }
           events.appendChild(fragment);
           var slider = document.getElementById('slider');
           slider.max = Math.max(steps.length - 1, 0);
-          var lit = [], current = -1;
+          var lit = [], current = -1, position = document.getElementById('position');
           function text(id, value) { document.getElementById(id).textContent = value; }
           function describe(step) {
             var list = document.getElementById('microsteps');
@@ -158,11 +161,17 @@ enum TraceViewerPage {
             text('step-number', n);
             text('step-label', step.label);
             text('active-states', step.active.map(function (s) { return names[s]; }).join(', '));
-            document.body.dataset.step = n;
+            position.dataset.currentStep = n;
             describe(step);
             try { history.replaceState(null, '', '#step=' + n); } catch (e) { /* some browsers refuse on file: */ }
           }
-          function go(delta) { show(current + delta); events.children[current].scrollIntoView({ block: 'nearest' }); }
+          var box = document.getElementById('events-box');
+          function reveal() {
+            var item = events.children[current], top = item.offsetTop, bottom = top + item.offsetHeight;
+            if (top < box.scrollTop) box.scrollTop = top;
+            else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+          }
+          function go(delta) { show(current + delta); reveal(); }
           document.getElementById('first').onclick = function () { show(0); };
           document.getElementById('previous').onclick = function () { go(-1); };
           document.getElementById('next').onclick = function () { go(1); };
@@ -178,6 +187,7 @@ enum TraceViewerPage {
           });
           var match = /step=(\\d+)/.exec(location.hash);
           show(match ? +match[1] : 0);
+          reveal();
         })();
         """
 }
