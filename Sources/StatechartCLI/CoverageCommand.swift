@@ -48,12 +48,8 @@ struct CoverageCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = Loading.options
-        access.apply(to: &options)
-        document.apply(to: &options)
-        let machine = try Loading.runnableMachine(file) { access.apply(to: &$0); document.apply(to: &$0) }
-        var coverage = try SCXMLCoverage(document: machine.document,
-                                         baseURL: URL(fileURLWithPath: file).deletingLastPathComponent(), options: options)
+        let (machine, options, baseURL) = try Loading.machineAndOptions(file, access: access, document: document)
+        var coverage = try SCXMLCoverage(document: machine.document, baseURL: baseURL, options: options)
         for trace in traces {
             let text: String
             do {

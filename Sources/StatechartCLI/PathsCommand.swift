@@ -62,16 +62,13 @@ struct PathsCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = Loading.options
-        access.apply(to: &options)
-        document.apply(to: &options)
-        let machine = try Loading.runnableMachine(file) { access.apply(to: &$0); document.apply(to: &$0) }
+        let (machine, options, baseURL) = try Loading.machineAndOptions(file, access: access, document: document)
         let hasVariables = machine.document.datamodel != nil && machine.document.datamodel != "null"
             || (machine.document.datamodel == nil && options.defaultDatamodel == "ecmascript")
         let length = maximumLength ?? (hasVariables ? 12 : 1_000)
         let plan: TestPlan<String, String>
         do {
-            plan = try SCXMLTestPaths.plan(for: machine.document, baseURL: URL(fileURLWithPath: file).deletingLastPathComponent(),
+            plan = try SCXMLTestPaths.plan(for: machine.document, baseURL: baseURL,
                                            options: options, covering: TestCoverageGoal(rawValue: cover)!, reaching: to,
                                            maximumLength: length, maximumStates: hasVariables ? 20_000 : 1_000_000)
         } catch let error as SCXMLTestPathError {
