@@ -37,6 +37,8 @@ public final class CompiledChart: @unchecked Sendable {
     let invocations: [Int: [Invocation]]
     let doneData: [Int: DoneData]
     let kinds: [sc_state_kind]
+    /// The history states' indices in document order (what a snapshot reads records of).
+    let historyStates: [Int]
 
     let chartPointer: UnsafeMutablePointer<sc_chart>
     /// The `sc_options.flags` every machine of this chart passes: `SC_MACHINE_TRUSTED_CHART`.
@@ -77,6 +79,9 @@ public final class CompiledChart: @unchecked Sendable {
         self.invocations = compiled.invocations
         self.doneData = compiled.doneData
         self.kinds = compiled.kinds
+        self.historyStates = compiled.kinds.indices.filter {
+            compiled.kinds[$0] == SC_HISTORY_SHALLOW || compiled.kinds[$0] == SC_HISTORY_DEEP
+        }
         self.chartPointer = compiled.chart
         self.statesPointer = compiled.states
         self.transitionsPointer = compiled.transitions

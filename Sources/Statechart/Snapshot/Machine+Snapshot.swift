@@ -143,7 +143,7 @@ extension Machine {
             guard runtime.started else { throw SnapshotError.notStarted }
             let core = runtime.core
             var history: [(Int, [Int])] = []
-            for h in chart.kinds.indices where chart.kinds[h] == SC_HISTORY_SHALLOW || chart.kinds[h] == SC_HISTORY_DEEP {
+            for h in chart.historyStates {
                 let count = sc_machine_history(core, sc_id(h), nil, 0)
                 guard count > 0, count != UInt32.max else { continue }
                 var buffer = [sc_id](repeating: 0, count: Int(count))
