@@ -71,22 +71,4 @@ final class TypedCallbacksReusedTests: XCTestCase {
         ])
         try assertRun(Machine(try CompiledChart(copy)), log)
     }
-
-    /// The dispatch path calls a typed callback as an untyped one (`TypedCallbackABI`), which is
-    /// sound only while the typed context is the untyped context alone: a stored property added
-    /// to `StateMachine.Context` must fail here, not corrupt the callbacks' arguments.
-    func testTheTypedContextIsTheUntypedContextAlone() throws {
-        let fields = Log()
-        let chart = try TypedChart<S, E>(name: "context", initial: .idle) {
-            StateNode(.idle) {
-                OnEntry { ctx in
-                    for child in Mirror(reflecting: ctx).children {
-                        fields.add("\(child.label ?? "?"): \(type(of: child.value))")
-                    }
-                }
-            }
-        }
-        try StateMachine(chart, clock: TestClock()).start()
-        XCTAssertEqual(fields.take(), ["untyped: ActionContext"])
-    }
 }
