@@ -275,7 +275,7 @@ public final class Machine: @unchecked Sendable {
                          run: (sc_event) throws -> T) rethrows -> T? {
         try lock.withLock(ifReentered: {
             guard let event = makeEvent() else { return nil }
-            runtime.externalQueue.append(event)
+            queueFromCallback(event)
             return queued()
         }) {
             guard let event = makeEvent() else { return nil }
@@ -325,8 +325,10 @@ public final class Machine: @unchecked Sendable {
     /// machine's own callbacks the event is queued.
     @usableFromInline
     func sendConfinedLocked(_ makeEvent: () -> sc_event) throws -> SendOutcome {
-        try lock.withConfinedHold(isShared: { runtime.isShared },
-                                  ifReentered: { queueFromCallback(makeEvent()) }) { try process(makeEvent()) }
+        try lock.withConfinedHold(isShared: { runtime.isShared }, ifReentered: {
+            queueFromCallback(makeEvent())
+            return .queued
+        }) { try process(makeEvent()) }
     }
 
     /// After an unlocked confined dispatch that left work (see
@@ -345,10 +347,10 @@ public final class Machine: @unchecked Sendable {
     }
 
     /// An event sent from one of the machine's own callbacks: queued for after the macrostep.
-    @usableFromInline
-    func queueFromCallback(_ event: sc_event) -> SendOutcome {
+    /// Out of line, so that the sends inlined into their callers stay small.
+    @usableFromInline @inline(never)
+    func queueFromCallback(_ event: sc_event) {
         runtime.externalQueue.append(event)
-        return .queued
     }
 
     /// Runs one external event's macrostep, then (when `drainingQueue`) the events queued
