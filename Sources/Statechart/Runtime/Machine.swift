@@ -320,9 +320,9 @@ public final class Machine: @unchecked Sendable {
         return try enqueueOrRun(through: lock, { event }, queued: { .queued }, run: { try process($0) })!
     }
 
-    /// A confined machine's send (`LocalStateMachine.send`) holding the lock: with plain stores (see
-    /// `MachineLock.withConfinedHold`), or the real lock once the machine is shared; from the
-    /// machine's own callbacks the event is queued.
+    /// A confined machine's send (`LocalStateMachine.sendCoreEvent`) when it must hold the lock:
+    /// with plain stores (see `MachineLock.withConfinedHold`), or the real lock once the machine
+    /// is shared; from the machine's own callbacks the event is queued.
     @usableFromInline
     func sendConfinedLocked(_ makeEvent: () -> sc_event) throws -> SendOutcome {
         try lock.withConfinedHold(isShared: { runtime.isShared }, ifReentered: {
@@ -379,8 +379,9 @@ public final class Machine: @unchecked Sendable {
         return Self.outcome(status)
     }
 
-    /// ``process(_:drainingQueue:)`` when the machine is not started, or an external-event
-    /// gate or unhandled-event observer must see the event.
+    /// ``process(_:drainingQueue:)`` when the dispatch policy allows no direct dispatch: the
+    /// machine is not started, an external-event gate or unhandled-event observer must see the
+    /// event, or the machine is the full-algorithm reference.
     @usableFromInline
     func processInFull(_ event: sc_event, drainingQueue: Bool) throws -> SendOutcome {
         guard runtime.started else {
