@@ -139,7 +139,7 @@ extension Machine {
     // MARK: - Raw capture and restore
 
     func captureRaw(whileHeld: () throws -> Void = {}) throws -> RawSnapshot {
-        try gate.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
+        try lock.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
             guard runtime.started else { throw SnapshotError.notStarted }
             let core = runtime.core
             var history: [(Int, [Int])] = []
@@ -169,7 +169,7 @@ extension Machine {
     func restoreRaw(active: [Int], history: [(state: Int, remembered: [Int])], halted: Bool,
                     internalEvents: [RestoredEvent], delayed: [(id: String, event: RestoredEvent, remaining: Duration)],
                     beforeApplying: () throws -> Void = {}) throws {
-        try gate.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
+        try lock.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
             // The core owns the rules (sc_machine_check_configuration, sc_machine_check_history:
             // the ones its restores apply); everything is checked before anything is restored,
             // so a refused snapshot changes nothing.

@@ -1,7 +1,7 @@
 /*
- * test_harness.h - the few lines both C test programs of Sources/CMachineLock share: a test is
+ * test_harness.h - the few lines both C test programs of this folder share: a test is
  * a `bool (void)` function; CHECK fails it with a message; `run` prints "ok - name" or
- * "FAIL - name: details"; main prints "N passed, M failed" (20-machine-lock.sh adds them up).
+ * "FAIL - name: details"; main prints "N passed, M failed" (20-lock-and-frames.sh adds them up).
  */
 #ifndef TEST_HARNESS_H
 #define TEST_HARNESS_H
