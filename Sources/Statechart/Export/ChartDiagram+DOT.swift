@@ -60,7 +60,7 @@ struct DOTWriter {
     init(parents: [String: String?]) { self.parents = parents }
 
     mutating func line(_ depth: Int, _ content: String) {
-        text += String(repeating: "  ", count: depth) + content + "\n"
+        text += ExportIndentation.prefix(depth, unit: "  ") + content + "\n"
     }
 
     /// A DOT string: `"` and `\` escaped (a backslash would otherwise start a label escape such
