@@ -109,8 +109,8 @@ final class CLIHardeningTests: XCTestCase {
         let result = try CLI.run(["trace", document.path, "--timeout", "0.5"], input: "x\n")
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(result.lines.count, 2, result.stdout)
-        XCTAssertTrue(result.lines[0].hasPrefix("{\"event\": null, \"configuration\": ["), result.stdout)
-        XCTAssertTrue(result.lines[1].hasPrefix("{\"event\": \"x\", \"configuration\": ["), result.stdout)
+        XCTAssertTrue(result.lines.first?.hasPrefix("{\"event\": null, \"configuration\": [") == true, result.stdout)
+        XCTAssertTrue(result.lines.last?.hasPrefix("{\"event\": \"x\", \"configuration\": [") == true, result.stdout)
         let timeouts = result.stderr.split(separator: "\n").filter { $0.hasPrefix("trace: the timeout of 0.5 seconds passed while a line's work was running; it was stopped between two microsteps in [") }
         XCTAssertEqual(timeouts.count, 2, result.stderr)     // start-up's work and the line's
         let bad = try CLI.run(["trace", document.path, "--timeout", "nan"])
@@ -131,7 +131,7 @@ final class CLIHardeningTests: XCTestCase {
         let result = try CLI.run(["trace", "--verbose", document.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines.count, 2)
-        let line = result.lines[0]
+        let line = result.lines.first ?? ""
         let entered = (0..<5000).flatMap { ["r\($0)", "a\($0)"] }
         XCTAssertTrue(line.hasPrefix("{\"microstep\": 1, \"event\": null, \"transitions\": [], \"exited\": [], \"entered\": "
             + "[\"p\",\(entered.prefix(9999).map { "\"\($0)\"" }.joined(separator: ","))], "), String(line.prefix(300)))
