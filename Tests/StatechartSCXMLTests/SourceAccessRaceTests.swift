@@ -32,34 +32,38 @@ final class SourceAccessRaceTests: XCTestCase {
         }
     }
 
-    /// Another thread keeps swapping `charts/sub` for a symlink to `outside` and back while
-    /// `sub/data.json` is read 3,000 times: each read gets the inside file or an error, never
-    /// the outside one. (Checking a resolved path and then opening the path by name again
-    /// read the secret within a few hundred reads.)
+    /// Another thread keeps exchanging `charts/sub` with a symlink to `outside`
+    /// (`renameat2(RENAME_EXCHANGE)`: atomic, so `sub` is always one or the other) while
+    /// `sub/data.json` is read 20,000 times: each read gets the inside file or a refusal, never
+    /// the outside one. (Checking a resolved path and then opening the path by name again read
+    /// the secret whenever the exchange fell between the two.)
     func testSwappingAFolderForASymlinkNeverLeadsOutside() throws {
         let access = SourceAccess(options: SCXMLMachine.Options(), baseURL: folder)
         let sub = folder.appendingPathComponent("sub").path
-        let parked = folder.appendingPathComponent("sub-real").path
-        let outside = root.appendingPathComponent("outside").path
+        let link = folder.appendingPathComponent("sub-link").path
+        XCTAssertEqual(symlink(root.appendingPathComponent("outside").path, link), 0)
+        // glibc's renameat2 (Swift's Glibc module does not declare it), looked up by name.
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        let renameExchange: UInt32 = 1 << 1     // RENAME_EXCHANGE, <stdio.h>
+        let symbol = try XCTUnwrap(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2"))   // RTLD_DEFAULT
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        XCTAssertEqual(renameat2(AT_FDCWD, sub, AT_FDCWD, link, renameExchange), 0, "renameat2 exchanges")
         let stop = StopFlag()
         let swapper = Thread {
-            while !stop.isSet {
-                rename(sub, parked)
-                symlink(outside, sub)
-                unlink(sub)
-                rename(parked, sub)
-            }
+            while !stop.isSet { _ = renameat2(AT_FDCWD, sub, AT_FDCWD, link, renameExchange) }
         }
         swapper.start()
-        var read = 0
-        for _ in 0..<3000 {
+        var read = 0, refused = 0
+        for _ in 0..<20_000 {
             let outcome = refusal(access, "sub/data.json")
             XCTAssertFalse(outcome.contains("SECRET"), outcome)
-            if outcome == "read: inside" { read += 1 }
+            if outcome == "read: inside" { read += 1 } else { refused += 1 }
+            if outcome.contains("SECRET") { break }
         }
         stop.set()
         while !swapper.isFinished { usleep(1000) }
-        XCTAssertGreaterThan(read, 0, "the inside file is read when no link is in place")
+        XCTAssertGreaterThan(read, 0, "the inside file is read when the folder is in place")
+        XCTAssertGreaterThan(refused, 0, "the exchange ran while reading")
     }
 
     /// The refusal is one text for a file outside that exists and one that does not, by `..`
