@@ -17,26 +17,11 @@ final class CLIHardeningTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs `sh -c script` with the tool as `$T`, in the repository folder: exit status,
-    /// standard output and standard error.
+    /// Runs `sh -c script` with the tool as `$T` and the test's folder as `$D`, in the
+    /// repository folder.
     func sh(_ script: String, input: Data = Data()) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.environment = ["T": CLI.executable.path, "D": directory.path, "PATH": "/usr/bin:/bin"]
-        process.currentDirectoryURL = CLI.repository
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                          stderr: String(decoding: err, as: UTF8.self))
+        try CLI.run(["-c", "T='\(CLI.executable.path)'; D='\(directory.path)'; \(script)"], bytes: input,
+                    executable: URL(fileURLWithPath: "/bin/sh"))
     }
 
     /// `> /dev/full`: the write fails with ENOSPC. Exit status 1 and a message, not a trap.

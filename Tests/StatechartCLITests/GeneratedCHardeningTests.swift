@@ -19,22 +19,10 @@ final class GeneratedCHardeningTests: XCTestCase {
 
     static let flags = ["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]
 
-    /// Runs `command arguments...`; its exit status and what it printed (both streams).
+    /// Runs `command arguments...` (found on PATH); its exit status and what it printed (both streams).
     func shell(_ command: String, _ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        process.currentDirectoryURL = CLI.repository
-        let pipe = Pipe(), stdin = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let result = try CLI.run([command] + arguments, input: input, executable: URL(fileURLWithPath: "/usr/bin/env"))
+        return (result.status, result.stdout + result.stderr)
     }
 
     /// Builds the generated files in `folder` with the core and runs the trace main on `events`.

@@ -63,7 +63,7 @@ package enum BoundedFileReader {
         case S_IFDIR: throw .directory
         default: throw .notRegularFile
         }
-        let size = Int(info.st_size)
+        let size = Int(clamping: info.st_size)     // off_t is 64-bit where Int may be 32
         guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
         // The size is a hint (files in /proc report 0; a file may grow): read until the end,
         // up to one byte more than the limit, which tells a file that is over it.
