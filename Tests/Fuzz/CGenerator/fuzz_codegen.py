@@ -245,6 +245,8 @@ def one_case(rng, tool, work, cores, number):
     expected = None
     if not chart.script_used:
         traced = run([tool, "trace", document, "--timeout", "100"], input=events)
+        if traced.returncode == 1 and b"trace: the timeout of 100 seconds passed" in traced.stderr:
+            return True, "slow", folder  # runaway work a debug build did not finish: nothing to compare
         if traced.returncode != 0:
             return False, f"statechart trace exited {traced.returncode}: {traced.stderr.decode(errors='replace')[:300]}", folder
         expected = traced.stdout
@@ -279,7 +281,7 @@ def main():
         args.iterations = 50
     rng = random.Random(args.seed)
     work = tempfile.mkdtemp(prefix="fuzz-codegen-")
-    passed = failed = refused = 0
+    passed = failed = refused = slow = 0
     started = time.monotonic()
     try:
         cores = {cc: build_core(work, cc) for cc in compilers()}
@@ -294,6 +296,7 @@ def main():
             if ok:
                 passed += 1
                 refused += message == "refused"
+                slow += message == "slow"
                 shutil.rmtree(folder, ignore_errors=True)
             else:
                 failed += 1
@@ -306,7 +309,8 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
     elapsed = time.monotonic() - started
-    print(f"codegen fuzz: {passed + failed} charts in {elapsed:.0f} s, {refused} refused by the generator")
+    print(f"codegen fuzz: {passed + failed} charts in {elapsed:.0f} s, {refused} refused by the generator, "
+          f"{slow} not compared (statechart trace's 100 s per-line timeout)")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
