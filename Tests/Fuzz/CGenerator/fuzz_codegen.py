@@ -16,7 +16,9 @@ name (including names that clash with CStateCore, the C library or the trace mai
      input, byte for byte (charts without <script>: `statechart trace` refuses <script> under
      the null datamodel).
 
-usage: fuzz_codegen.py --tool STATECHART [--seconds N | --iterations N] [--seed S] [--keep DIR]
+usage: fuzz_codegen.py --tool STATECHART [--seconds N | --iterations N] [--seed S] [--trace-timeout T] [--keep DIR]
+--seconds stops starting new charts after N seconds; a chart whose trace runs past T seconds a
+line (runaway work in a debug build) is not compared.
 Prints one line per failure and a last line "N passed, M failed"; exits 1 on any failure.
 A failing case is kept under --keep (default .build-fuzz/codegen-findings/) with its command.
 """
@@ -174,8 +176,8 @@ class Chart:
                 f'name="{name}">\n{text}</scxml>\n')
 
 
-def run(command, **kwargs):
-    return subprocess.run(command, capture_output=True, timeout=900, **kwargs)
+def run(command, timeout=900, **kwargs):
+    return subprocess.run(command, capture_output=True, timeout=timeout, **kwargs)
 
 
 def compilers():
@@ -202,7 +204,7 @@ def build_core(work, cc):
     return objects
 
 
-def one_case(rng, tool, work, cores, number):
+def one_case(rng, tool, work, cores, number, trace_timeout):
     """(ok, message, folder) for one random chart."""
     with_script = rng.random() < 0.2
     chart = Chart(rng, with_script)
@@ -244,8 +246,12 @@ def one_case(rng, tool, work, cores, number):
         f.write(events)
     expected = None
     if not chart.script_used:
-        traced = run([tool, "trace", document, "--timeout", "100"], input=events)
-        if traced.returncode == 1 and b"trace: the timeout of 100 seconds passed" in traced.stderr:
+        try:
+            traced = run([tool, "trace", document, "--timeout", str(trace_timeout)], input=events,
+                         timeout=3 * trace_timeout + 30)
+        except subprocess.TimeoutExpired:
+            return True, "slow", folder
+        if traced.returncode == 1 and f"trace: the timeout of {trace_timeout} seconds passed".encode() in traced.stderr:
             return True, "slow", folder  # runaway work a debug build did not finish: nothing to compare
         if traced.returncode != 0:
             return False, f"statechart trace exited {traced.returncode}: {traced.stderr.decode(errors='replace')[:300]}", folder
@@ -257,7 +263,10 @@ def one_case(rng, tool, work, cores, number):
             return False, f"{cc}: {built.stderr.decode(errors='replace')[:600]}", folder
         if expected is None:
             continue
-        actual = run([binary], input=events)
+        try:
+            actual = run([binary], input=events, timeout=max(60, 10 * trace_timeout))
+        except subprocess.TimeoutExpired:
+            return True, "slow", folder
         if actual.returncode == 4:
             continue  # the chart kept sending events to itself: the documented difference
         if actual.stdout != expected:
@@ -275,6 +284,8 @@ def main():
     parser.add_argument("--seconds", type=float, default=0)
     parser.add_argument("--iterations", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--trace-timeout", type=int, default=100,
+                        help="statechart trace's --timeout per input line (a chart past it is not compared)")
     parser.add_argument("--keep", default=os.path.join(REPO, ".build-fuzz", "codegen-findings"))
     args = parser.parse_args()
     if not args.seconds and not args.iterations:
@@ -292,7 +303,7 @@ def main():
             if args.seconds and time.monotonic() - started >= args.seconds:
                 break
             number += 1
-            ok, message, folder = one_case(rng, os.path.abspath(args.tool), work, cores, number)
+            ok, message, folder = one_case(rng, os.path.abspath(args.tool), work, cores, number, args.trace_timeout)
             if ok:
                 passed += 1
                 refused += message == "refused"
@@ -310,7 +321,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     elapsed = time.monotonic() - started
     print(f"codegen fuzz: {passed + failed} charts in {elapsed:.0f} s, {refused} refused by the generator, "
-          f"{slow} not compared (statechart trace's 100 s per-line timeout)")
+          f"{slow} not compared (past statechart trace's {args.trace_timeout} s per-line timeout)")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
