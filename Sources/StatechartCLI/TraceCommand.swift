@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Statechart
+import StatechartCodegen
 import StatechartSCXML
 
 /// `statechart trace FILE [--allow-dir DIR] [--verbose] [--timeout SECONDS]`: events from standard input, one per line (`NAME` or `NAME {json}`);
@@ -62,8 +63,9 @@ struct TraceCommand: ParsableCommand {
     var timeout: String = "10"
 
     /// The longest input line read, in bytes (its "\n" not counted): a longer line stops the
-    /// trace, so input without line breaks (`< /dev/zero`) costs bounded memory and time.
-    static let maximumLineLength = 1 << 20
+    /// trace, so input without line breaks (`< /dev/zero`) costs bounded memory and time. The
+    /// contract's one number, shared with the generated C trace main.
+    static let maximumLineLength = CTraceMainWriter.maximumLineLength
 
     func validate() throws {
         try TimeoutOption.check(timeout)

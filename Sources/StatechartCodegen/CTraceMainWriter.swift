@@ -34,10 +34,10 @@ import Statechart
 ///   `trace: event queue is full: an event raised or sent in this macrostep was not queued`
 ///   (the core reports a refused raise or post when the macrostep is over; the events that fit
 ///   ran).
-enum CTraceMainWriter {
-    /// The longest input line, in bytes, as `statechart trace` reads it (its
-    /// `maximumLineLength`): a longer line stops the trace with exit status 1.
-    static let maximumLineLength = 1 << 20
+package enum CTraceMainWriter {
+    /// The longest input line of the `statechart trace` contract, in bytes (its "\n" not
+    /// counted): a longer line stops the trace with exit status 1, here and in `statechart trace`.
+    package static let maximumLineLength = 1 << 20
 
     static func main(_ p: CParts) -> String {
         let n = p.prefix
