@@ -22,14 +22,30 @@ struct ConformanceCommand: ParsableCommand {
     @Option(help: "The suite's manifest.tsv (default: the folder's parent's manifest.tsv).")
     var manifest: String?
 
-    @Option(help: "Seconds each test may run.")
-    var timeout: Double = 10
+    // `.unconditional`, so `--timeout -1` reaches validate() and gets its message.
+    @Option(parsing: .unconditional, help: "Seconds each test may run (0 to 31536000).")
+    var timeout: String = "10"
 
-    @Option(help: "How many tests run at once.")
+    @Option(help: "How many tests run at once (1 to \(Self.maximumJobs)).")
     var jobs: Int = 64
+
+    /// The most tests run at once: each has a thread and a machine.
+    static let maximumJobs = 1024
 
     @Option(help: "Only tests whose name contains this text (e.g. 'test403').")
     var filter: String?
+
+    func validate() throws {
+        try TimeoutOption.check(timeout)
+        guard (1...Self.maximumJobs).contains(jobs) else {
+            Loading.printError("Error: --jobs must be from 1 to \(Self.maximumJobs), not \(jobs)")
+            throw ExitCode(2)
+        }
+        for path in [directory] + (manifest.map { [$0] } ?? []) where !ArgumentBytes.isUTF8(path) {
+            Loading.printError("Error: '\(ArgumentBytes.display(path))': conformance reads folders and manifests whose names are UTF-8")
+            throw ExitCode(2)
+        }
+    }
 
     func run() throws {
         let folder = URL(fileURLWithPath: directory)
@@ -41,7 +57,7 @@ struct ConformanceCommand: ParsableCommand {
         }
         var options = Loading.options
         options.acceptsBasicHTTP = true     // the optional C.2 tests; the server listens on 127.0.0.1 only
-        let runner = ConformanceRunner(options: options, timeout: .milliseconds(Int64(timeout * 1000)),
+        let runner = ConformanceRunner(options: options, timeout: .milliseconds(TimeoutOption.milliseconds(TimeoutOption.seconds(timeout) ?? 0)),
                                        jobs: jobs, manifest: parsedManifest)
         var files = try runner.testFiles(in: folder).filter { !parsedManifest.isSkippedManualTest($0.deletingPathExtension().lastPathComponent) }
         if let filter { files = files.filter { $0.lastPathComponent.contains(filter) } }

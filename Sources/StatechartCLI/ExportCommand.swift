@@ -62,13 +62,11 @@ struct ExportCommand: ParsableCommand {
         default: loaded.scxml()
         }
         guard let output else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            StandardStreams.output(text)
             return
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output))
-        } catch {
-            Loading.printError("error: cannot write '\(output)': \(error.localizedDescription)")
+        if let reason = StandardStreams.writeFile(text, pathBytes: ArgumentBytes.bytes(output)) {
+            Loading.printError("error: cannot write '\(ArgumentBytes.display(output))': \(reason)")
             throw ExitCode(1)
         }
     }

@@ -44,19 +44,28 @@ struct GenerateCCommand: ParsableCommand {
     @Flag(help: "Refuse, as errors, the rule breaks other tools' charts are loaded with (warnings otherwise).")
     var strict = false
 
+    func validate() throws {
+        guard ArgumentBytes.isUTF8(output) else {
+            Loading.printError("Error: -o '\(ArgumentBytes.display(output))': the output folder's name must be UTF-8")
+            throw ExitCode(2)
+        }
+    }
+
     func run() throws {
         // The same bounded reader as the other commands: the size is checked before anything
         // is read, and directories and FIFOs are refused by type.
+        let fileName = ArgumentBytes.display(file)
         let data: Data
         do {
-            data = try SCXMLParser.readDocument(file, fileName: file, limits: Loading.options.parserLimits)
+            data = try SCXMLParser.readDocument(pathBytes: ArgumentBytes.bytes(file), fileName: fileName,
+                                                limits: Loading.options.parserLimits)
         } catch {
             Loading.printError(error.description)
             throw ExitCode(2)
         }
         let files: CGeneratedFiles
         do {
-            files = try CCodeGenerator.generate(scxml: data, fileName: file, name: name, traceMain: traceMain,
+            files = try CCodeGenerator.generate(scxml: data, fileName: fileName, name: name, traceMain: traceMain,
                                                 strict: strict)
         } catch {
             Loading.printError(error.description)

@@ -14,22 +14,25 @@ enum Loading {
     /// ``FileAccessOptions``).
     static func machine(_ path: String, adjust: (inout SCXMLMachine.Options) -> Void = { _ in })
         -> Result<SCXMLMachine, SCXMLLoadError> {
-        let url = URL(fileURLWithPath: path)
         var options = self.options
         adjust(&options)
+        let fileName = ArgumentBytes.display(path)
+        // `src` files are read relative to the document's folder: a folder whose name is not
+        // UTF-8 has no URL, and then none may be read (the message says so and names --allow-dir).
+        let folder = ArgumentBytes.isUTF8(path) ? URL(fileURLWithPath: path).deletingLastPathComponent() : nil
         do {
-            // Read here so diagnostics name the file as the user wrote it. The size is checked
-            // before anything is read; directories and FIFOs are refused by type.
-            let data = try SCXMLParser.readDocument(path, fileName: path, limits: options.parserLimits)
-            return .success(try SCXMLMachine(data: data, fileName: path, baseURL: url.deletingLastPathComponent(),
-                                             options: options))
+            // Read here so diagnostics name the file as the user wrote it, by its bytes. The size
+            // is checked before anything is read; directories and FIFOs are refused by type.
+            let data = try SCXMLParser.readDocument(pathBytes: ArgumentBytes.bytes(path), fileName: fileName,
+                                                    limits: options.parserLimits)
+            return .success(try SCXMLMachine(data: data, fileName: fileName, baseURL: folder, options: options))
         } catch let error as SCXMLLoadError {
             return .failure(error)
         } catch let error as SCXMLParseError {
             return .failure(SCXMLLoadError(diagnostics: error.diagnostics))
         } catch {
             return .failure(SCXMLLoadError(diagnostics: [SCXMLDiagnostic(
-                location: SCXMLSourceLocation(file: path, line: 1, column: 1), element: "scxml",
+                location: SCXMLSourceLocation(file: fileName, line: 1, column: 1), element: "scxml",
                 message: "\(error)")]))
         }
     }
@@ -49,8 +52,9 @@ enum Loading {
         }
     }
 
+    /// A diagnostic line on standard error.
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStreams.error(text + "\n")
     }
 
     /// `["a","b"]`
@@ -61,7 +65,7 @@ enum Loading {
 
 /// Writes a line to standard output and flushes it at once (consumers read line by line).
 func emit(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStreams.output(line + "\n")
 }
 
 /// `--allow-dir DIR`: the folder that files named by `<data src>`, `<script src>` and
@@ -76,6 +80,10 @@ struct FileAccessOptions: ParsableArguments {
     /// Refuses a folder that does not exist (exit 2), rather than silently allowing nothing.
     func check() throws {
         guard let allowDirectory else { return }
+        guard ArgumentBytes.isUTF8(allowDirectory) else {
+            Loading.printError("Error: --allow-dir '\(ArgumentBytes.display(allowDirectory))': the folder's name must be UTF-8")
+            throw ExitCode(2)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: allowDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
             Loading.printError("Error: --allow-dir '\(allowDirectory)' is not a folder")

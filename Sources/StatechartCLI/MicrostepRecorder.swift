@@ -4,7 +4,11 @@ import StatechartSCXML
 
 /// `statechart trace --verbose`: collects each microstep from the machine's observers (state
 /// changes, transitions taken, unhandled events) and the document's outgoing events
-/// (``SCXMLMachine/onOutgoingEvent(_:)``), and writes them as JSON lines.
+/// (``SCXMLMachine/onOutgoingEvent(_:)``), and writes each as a JSON line as soon as the next
+/// happening shows it has ended, so memory holds one microstep, not a macrostep's (a runaway
+/// macrostep runs up to `MachineOptions.maximumStepsPerMacrostep` microsteps). Each of a
+/// microstep's lists keeps at most ``maximumListLength`` entries; the line then ends with
+/// `"omitted": N`, the number of entries left out.
 ///
 /// The observers report a microstep (W3C `microstep`) in its order: the states exited (each
 /// after its `<onexit>` ran), the transitions taken (each before its content runs), the states
@@ -18,6 +22,10 @@ final class MicrostepRecorder: @unchecked Sendable {
     // @unchecked: every access holds `lock`. Observers run wherever the machine runs a
     // macrostep (the trace's thread, or a thread delivering another session's event).
 
+    /// The most entries of one list (states exited or entered, transitions, events raised or
+    /// sent, errors) a microstep line holds.
+    static let maximumListLength = 10_000
+
     struct Microstep {
         var event: String?
         var transitions: [(source: String, targets: [String], index: Int)] = []
@@ -26,28 +34,39 @@ final class MicrostepRecorder: @unchecked Sendable {
         var raised: [String] = []
         var sent: [(event: String, target: String?, delay: Duration)] = []
         var errors: [(event: String, message: String)] = []
+        /// Entries left out of the lists, past ``maximumListLength``.
+        var omitted = 0
+        /// Transition indexes taken in this microstep (all of them, for telling microsteps apart).
+        var taken: Set<Int> = []
 
-        var isPastExits: Bool { !transitions.isEmpty || !entered.isEmpty }
-    }
+        var isPastExits: Bool { !transitions.isEmpty || !entered.isEmpty || !taken.isEmpty }
 
-    enum Entry {
-        case microstep(Microstep)
-        case unhandled(String)
+        /// Appends `item` to `list` unless it is full (then counts it as omitted).
+        mutating func append<T>(_ item: T, to list: WritableKeyPath<Microstep, [T]>) {
+            if self[keyPath: list].count < MicrostepRecorder.maximumListLength {
+                self[keyPath: list].append(item)
+            } else {
+                omitted += 1
+            }
+        }
     }
 
     private let lock = NSLock()
-    private var entries: [Entry] = []
-    /// Whether the last entry is a microstep that can still grow.
-    private var open = false
+    /// The microstep that can still grow.
+    private var current: Microstep?
     private var number = 0
+    private let output: @Sendable (String) -> Void
 
-    init(_ machine: SCXMLMachine) {
+    /// Records `machine`'s microsteps and writes each line with `output` (called holding the
+    /// recorder's lock, in order).
+    init(_ machine: SCXMLMachine, output: @escaping @Sendable (String) -> Void) {
+        self.output = output
         machine.machine.onStateChange { [self] state, entered in
             lock.withLock {
                 if entered {
-                    update(startingNew: false) { $0.entered.append(state) }
+                    update(startingNew: { _ in false }) { $0.append(state, to: \.entered) }
                 } else {
-                    update(startingNew: { $0.isPastExits }) { $0.exited.append(state) }
+                    update(startingNew: { $0.isPastExits }) { $0.append(state, to: \.exited) }
                 }
             }
         }
@@ -55,18 +74,19 @@ final class MicrostepRecorder: @unchecked Sendable {
             lock.withLock {
                 let event = record.event?.name
                 update(startingNew: { step in
-                    !step.entered.isEmpty || (!step.transitions.isEmpty && step.event != event)
-                        || step.transitions.contains { $0.index == record.index }
+                    !step.entered.isEmpty || (!step.taken.isEmpty && step.event != event)
+                        || step.taken.contains(record.index)
                 }) { step in
-                    if step.transitions.isEmpty { step.event = event }
-                    step.transitions.append((record.source, record.targets, record.index))
+                    if step.taken.isEmpty { step.event = event }
+                    step.taken.insert(record.index)
+                    step.append((record.source, record.targets, record.index), to: \.transitions)
                 }
             }
         }
         machine.machine.onUnhandled { [self] event in
             lock.withLock {
-                entries.append(.unhandled(event.name))
-                open = false
+                finish()
+                self.output("{\"unhandled\": \(DataValue.quote(event.name))}")
             }
         }
         machine.onOutgoingEvent { [self] event in
@@ -75,51 +95,36 @@ final class MicrostepRecorder: @unchecked Sendable {
                 if case .onExit = event.origin { isExitContent = true } else { isExitContent = false }
                 update(startingNew: { isExitContent && $0.isPastExits }) { step in
                     switch event.kind {
-                    case .raised: step.raised.append(event.name)
-                    case .sent(let target, _, let delay): step.sent.append((event.name, target, delay))
-                    case .error(let message): step.errors.append((event.name, message))
+                    case .raised: step.append(event.name, to: \.raised)
+                    case .sent(let target, _, let delay): step.append((event.name, target, delay), to: \.sent)
+                    case .error(let message): step.append((event.name, message), to: \.errors)
                     }
                 }
             }
         }
     }
 
-    /// Applies `change` to the open microstep, or to a new one when none is open or
-    /// `startingNew` says this happening begins the next.
+    /// Applies `change` to the open microstep, or to a new one (after writing the open one)
+    /// when none is open or `startingNew` says this happening begins the next.
     private func update(startingNew: (Microstep) -> Bool, _ change: (inout Microstep) -> Void) {
-        if open, case .microstep(var step) = entries[entries.count - 1], !startingNew(step) {
-            change(&step)
-            entries[entries.count - 1] = .microstep(step)
-            return
-        }
-        var step = Microstep()
+        if let open = current, startingNew(open) { finish() }
+        var step = current ?? Microstep()
         change(&step)
-        entries.append(.microstep(step))
-        open = true
+        current = step
     }
 
-    private func update(startingNew: Bool, _ change: (inout Microstep) -> Void) {
-        update(startingNew: { _ in startingNew }, change)
+    /// Writes the open microstep, if any.
+    private func finish() {
+        guard let step = current else { return }
+        current = nil
+        number += 1
+        output(Self.line(step, number: number))
     }
 
-    /// The JSON lines of everything recorded since the last call, in order; a macrostep's
-    /// next happening starts a new microstep.
-    func takeLines() -> [String] {
-        lock.withLock {
-            defer {
-                entries.removeAll()
-                open = false
-            }
-            return entries.map { entry in
-                switch entry {
-                case .unhandled(let name):
-                    return "{\"unhandled\": \(DataValue.quote(name))}"
-                case .microstep(let step):
-                    number += 1
-                    return Self.line(step, number: number)
-                }
-            }
-        }
+    /// Writes the microstep still open: the macrostep is over (its next happening will start
+    /// a new microstep).
+    func finishMicrostep() {
+        lock.withLock { finish() }
     }
 
     /// `{"microstep": N, "event": ..., "transitions": [...], "exited": [...], "entered": [...],
@@ -138,7 +143,8 @@ final class MicrostepRecorder: @unchecked Sendable {
             + "\"transitions\": [\(transitions.joined(separator: ","))], "
             + "\"exited\": \(Loading.jsonList(step.exited)), \"entered\": \(Loading.jsonList(step.entered)), "
             + "\"raised\": \(Loading.jsonList(step.raised)), \"sent\": [\(sent.joined(separator: ","))], "
-            + "\"errors\": [\(errors.joined(separator: ","))]}"
+            + "\"errors\": [\(errors.joined(separator: ","))]"
+            + (step.omitted > 0 ? ", \"omitted\": \(step.omitted)}" : "}")
     }
 
     /// A duration in seconds as a JSON number: `5`, `0.25`.

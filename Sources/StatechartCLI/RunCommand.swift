@@ -20,10 +20,6 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    /// The longest `--timeout` accepted: a year. Longer (or `inf`) is refused rather than
-    /// overflowing the conversion to a deadline.
-    static let maximumTimeout: Double = 365 * 24 * 3600
-
     @Argument(help: "The SCXML document.")
     var file: String
 
@@ -39,21 +35,12 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var document: DocumentOptions
 
     func validate() throws {
-        guard Self.seconds(timeout) != nil else {
-            Loading.printError("Error: --timeout must be a number of seconds from 0 to \(Int(Self.maximumTimeout)) (a year), not '\(timeout)'")
-            throw ExitCode(2)
-        }
+        try TimeoutOption.check(timeout)
         try access.check()
     }
 
-    /// `text` as a timeout: a finite number from 0 to ``maximumTimeout``.
-    static func seconds(_ text: String) -> Double? {
-        guard let value = Double(text), value.isFinite, value >= 0, value <= maximumTimeout else { return nil }
-        return value
-    }
-
     func run() throws {
-        let seconds = Self.seconds(timeout) ?? 0
+        let seconds = TimeoutOption.seconds(timeout) ?? 0
         let machine = try Loading.runnableMachine(file) { options in
             network.apply(to: &options)
             access.apply(to: &options)

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import Statechart
+import StatechartCodegen
 import StatechartSCXML
 
-/// `statechart trace FILE [--allow-dir DIR] [--verbose]`: events from standard input, one per line (`NAME` or `NAME {json}`);
+/// `statechart trace FILE [--allow-dir DIR] [--verbose] [--timeout SECONDS]`: events from standard input, one per line (`NAME` or `NAME {json}`);
 /// after start-up and after each input event's macrostep, one line
 /// `{"event": ..., "configuration": [...]}` on standard output, flushed at once.
 ///
@@ -24,8 +25,13 @@ struct TraceCommand: ParsableCommand {
             (start-up's included) run after that macrostep's line is printed, before the next input line \
             is read. Delayed <send>s run in virtual time that does not advance: they stay pending, so a \
             trace does not depend on how fast input arrives. A halted machine keeps reporting the \
-            configuration it halted in. Exit status: 0 at end of input, 1 if a line was not valid UTF-8, \
-            2 for an invalid document or invalid arguments.
+            configuration it halted in. An input line may be at most 1048576 bytes: a longer one \
+            stops the trace (on standard error). --timeout bounds each line's work (its macrostep and \
+            the events the chart sent itself after it; start-up's too): past it the work is stopped \
+            between two microsteps, the configuration line is printed as usual, the timeout is \
+            reported on standard error, and the trace goes on with the next line. Exit status: 0 at \
+            end of input, 1 if a line was not valid UTF-8 or too long or a line's work timed out, 2 \
+            for an invalid document or invalid arguments.
 
             --verbose: before each macrostep's line (and for the macrosteps of events the chart sent to \
             itself, after they run), one JSON line per microstep, numbered through the whole trace: \
@@ -52,7 +58,19 @@ struct TraceCommand: ParsableCommand {
     @Flag(help: "Also print each microstep as a JSON line: event, transitions, states exited and entered, events raised and sent, errors.")
     var verbose = false
 
-    func validate() throws { try access.check() }
+    // `.unconditional`, so `--timeout -1` reaches validate() and gets its message.
+    @Option(parsing: .unconditional, help: "Seconds one input line's work may run (0 to 31536000; default 10).")
+    var timeout: String = "10"
+
+    /// The longest input line read, in bytes (its "\n" not counted): a longer line stops the
+    /// trace, so input without line breaks (`< /dev/zero`) costs bounded memory and time. The
+    /// contract's one number, shared with the generated C trace main.
+    static let maximumLineLength = CTraceMainWriter.maximumLineLength
+
+    func validate() throws {
+        try TimeoutOption.check(timeout)
+        try access.check()
+    }
 
     func run() throws {
         let machine = try Loading.runnableMachine(file) { options in
@@ -61,37 +79,50 @@ struct TraceCommand: ParsableCommand {
             document.apply(to: &options)
             options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
         }
-        let rejected = Self.trace(machine, verbose: verbose, nextLine: Self.readLine, output: emit)
-        if rejected { throw ExitCode(1) }
+        let failed = Self.trace(machine, verbose: verbose, timeout: timeout, nextLine: Self.readLine, output: emit)
+        if failed { throw ExitCode(1) }
     }
 
     /// Runs `machine` on the lines `nextLine` returns (until `nil`) and writes what `trace`
-    /// prints to `output`, one line per call; returns whether a line was not valid UTF-8.
+    /// prints to `output`, one line per call; returns whether a line failed (not valid UTF-8,
+    /// its work stopped by `timeout` seconds, or too long, which ends the trace).
     /// `statechart view` runs an events file through it too.
-    static func trace(_ machine: SCXMLMachine, verbose: Bool, nextLine: () -> [UInt8]?,
-                      output: (String) -> Void) -> Bool {
-        let recorder = verbose ? MicrostepRecorder(machine) : nil
-        report(machine, event: nil, error: catching { try machine.machine.startStep() }, recorder: recorder, output: output)
-        runQueued(machine, recorder: recorder, output: output)
+    static func trace(_ machine: SCXMLMachine, verbose: Bool, timeout: String, nextLine: () -> InputLine?,
+                      output: @escaping @Sendable (String) -> Void) -> Bool {
+        let recorder = verbose ? MicrostepRecorder(machine, output: output) : nil
+        let watchdog = LineWatchdog(machine: machine.machine, seconds: TimeoutOption.seconds(timeout) ?? 0)
+        let line = LineReport(machine: machine, recorder: recorder, timeout: timeout, output: output)
+        var failed = false
+        func lineWork(event: String?, _ body: () throws -> Void) {
+            let timedOut = watchdog.run {
+                let error = catching(body)
+                line.report(event: event, error: error)
+                if !isInterruption(error) { line.runQueued() }
+            }
+            failed = failed || timedOut
+        }
+        lineWork(event: nil) { try machine.machine.startStep() }
         var number = 0
-        var rejected = false
-        while let bytes = nextLine() {
+        while let input = nextLine() {
             number += 1
-            guard let line = String(validating: bytes, as: UTF8.self) else {
+            guard case .line(let bytes) = input else {
+                Loading.printError("trace: line \(number) is longer than \(maximumLineLength) bytes; stopped")
+                return true
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
                 Loading.printError("trace: line \(number) is not valid UTF-8; skipped")
-                rejected = true
+                failed = true
                 continue
             }
-            guard let (name, json) = Self.split(line) else { continue }
+            guard let (name, json) = split(text) else { continue }
             var data: DataValue?
             if let json {
                 data = DataValue(json: json)
                 if data == nil { Loading.printError("trace: '\(json)' is not JSON; event '\(name)' sent without data") }
             }
-            report(machine, event: name, error: catching { try step(machine, name, data) }, recorder: recorder, output: output)
-            runQueued(machine, recorder: recorder, output: output)
+            lineWork(event: name) { try step(machine, name, data) }
         }
-        return rejected
+        return failed
     }
 
     /// The event name and the JSON text after it, or `nil` for a blank line. Spaces, tabs and
@@ -112,29 +143,31 @@ struct TraceCommand: ParsableCommand {
         return (String(decoding: text[..<space], as: UTF8.self), String(decoding: rest, as: UTF8.self))
     }
 
-    /// One line of standard input as bytes, without its "\n"; `nil` at the end of input.
-    private static func readLine() -> [UInt8]? {
+    /// A line of standard input.
+    enum InputLine {
+        /// Its bytes, without the "\n".
+        case line([UInt8])
+        /// More than ``maximumLineLength`` bytes before a "\n" (the rest is not read).
+        case tooLong
+    }
+
+    /// One line of standard input; `nil` at the end of input.
+    static func readLine() -> InputLine? {
         var bytes: [UInt8] = []
         while true {
             let c = getchar()
-            if c == EOF { return bytes.isEmpty ? nil : bytes }
-            if c == 0x0A { return bytes }
+            if c == EOF { return bytes.isEmpty ? nil : .line(bytes) }
+            if c == 0x0A { return .line(bytes) }
+            guard bytes.count < maximumLineLength else { return .tooLong }
             bytes.append(UInt8(truncatingIfNeeded: c))
         }
     }
 
-    private static func runQueued(_ machine: SCXMLMachine, recorder: MicrostepRecorder?, output: (String) -> Void) {
-        let error = catching { try machine.machine.processQueuedEvents() }
-        if let error { Loading.printError("trace: \(error)") }
-        emitMicrosteps(recorder, error: error, output: output)
-    }
-
-    /// With `--verbose`, the microsteps recorded since the last call, then the error that
-    /// stopped the macrostep, if any.
-    private static func emitMicrosteps(_ recorder: MicrostepRecorder?, error: Error?, output: (String) -> Void) {
-        guard let recorder else { return }
-        for line in recorder.takeLines() { output(line) }
-        if let error { output("{\"error\": \(DataValue.quote("\(error)"))}") }
+    /// Whether `error` is the timeout's interruption (then the machine dropped what it had
+    /// queued, and the line's work is over).
+    private static func isInterruption(_ error: Error?) -> Bool {
+        if case MachineError.interrupted? = error as? MachineError { return true }
+        return false
     }
 
     private static func step(_ machine: SCXMLMachine, _ name: String, _ data: DataValue?) throws {
@@ -146,10 +179,40 @@ struct TraceCommand: ParsableCommand {
         return nil
     }
 
-    private static func report(_ machine: SCXMLMachine, event: String?, error: Error?, recorder: MicrostepRecorder?,
-                               output: (String) -> Void) {
-        if let error { Loading.printError("trace: \(error)") }
-        emitMicrosteps(recorder, error: error, output: output)
-        output(Self.configurationLine(event: event, configuration: machine.configuration))
+    /// What one line's work writes: its errors on standard error, its microsteps (with
+    /// `--verbose`) and configuration line to the trace's output.
+    private struct LineReport {
+        let machine: SCXMLMachine
+        let recorder: MicrostepRecorder?
+        let timeout: String
+        let output: @Sendable (String) -> Void
+
+        func runQueued() {
+            let error = catching { try machine.machine.processQueuedEvents() }
+            if let error { Loading.printError(message(error)) }
+            emitMicrosteps(error: error)
+        }
+
+        func report(event: String?, error: Error?) {
+            if let error { Loading.printError(message(error)) }
+            emitMicrosteps(error: error)
+            output(TraceCommand.configurationLine(event: event, configuration: machine.configuration))
+        }
+
+        /// `trace: ERROR`; the timeout's interruption says which timeout passed.
+        private func message(_ error: Error) -> String {
+            if case MachineError.interrupted(let configuration)? = error as? MachineError {
+                return "trace: the timeout of \(timeout) seconds passed while a line's work was running; it was stopped between two microsteps in [\(configuration.joined(separator: ", "))]"
+            }
+            return "trace: \(error)"
+        }
+
+        /// With `--verbose`, the microstep still open (the others were written as they ended),
+        /// then the error that stopped the macrostep, if any.
+        private func emitMicrosteps(error: Error?) {
+            guard let recorder else { return }
+            recorder.finishMicrostep()
+            if let error { output("{\"error\": \(DataValue.quote("\(error)"))}") }
+        }
     }
 }

@@ -60,7 +60,10 @@ struct ViewCommand: ParsableCommand {
         } else {
             var pending = input.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }[...]
             if input.hasSuffix("\n") { pending = pending.dropLast() }
-            _ = TraceCommand.trace(machine, verbose: true, nextLine: { pending.popFirst() }, output: { lines.append($0) })
+            let traced = TracedLines()
+            _ = TraceCommand.trace(machine, verbose: true, timeout: "10", nextLine: { pending.popFirst().map { .line($0) } },
+                                   output: { traced.append($0) })
+            lines = traced.lines
         }
         let page: String
         do {
@@ -82,4 +85,16 @@ struct ViewCommand: ParsableCommand {
             throw ExitCode(1)
         }
     }
+}
+
+/// The lines a trace writes, collected for the page (the recorder may write from the thread
+/// that runs the machine's macrostep).
+private final class TracedLines: @unchecked Sendable {
+    // @unchecked: `collected` is only read and written holding `lock`.
+    private let lock = NSLock()
+    private var collected: [String] = []
+
+    func append(_ line: String) { lock.withLock { collected.append(line) } }
+
+    var lines: [String] { lock.withLock { collected } }
 }

@@ -1,5 +1,10 @@
 import CStateCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Statechart
 import StatechartSCXML
 
@@ -51,9 +56,12 @@ public struct CGeneratedFiles: Sendable {
         return list
     }
 
-    /// Writes the files into `directory` (created if missing). Each file is written to a
-    /// temporary name and renamed; on any failure the files written so far are removed, so
-    /// nothing half-written is left.
+    /// Writes the files into `directory` (created if missing). Each file is written to a new
+    /// temporary file in `directory`, created exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW` under a
+    /// random name, so nothing already there, a planted symlink included, is opened or
+    /// followed), then renamed over its final name (`rename` replaces a symlink there, never
+    /// its target). On any failure the files written so far are removed, so nothing
+    /// half-written is left.
     ///
     /// ```swift
     /// try files.write(to: URL(fileURLWithPath: "generated"))
@@ -61,21 +69,48 @@ public struct CGeneratedFiles: Sendable {
     public func write(to directory: URL) throws {
         let manager = FileManager.default
         try manager.createDirectory(at: directory, withIntermediateDirectories: true)
-        var written: [URL] = []
+        var written: [String] = []
         do {
             for (fileName, contents) in files {
-                let url = directory.appendingPathComponent(fileName)
-                let temporary = directory.appendingPathComponent(".\(fileName).tmp-\(getpid())")
+                let final = directory.appendingPathComponent(fileName).path
+                let temporary = try Self.writeExclusively(Array(contents.utf8), in: directory.path, near: fileName)
                 written.append(temporary)
-                try Data(contents.utf8).write(to: temporary)
-                if manager.fileExists(atPath: url.path) { try manager.removeItem(at: url) }
-                try manager.moveItem(at: temporary, to: url)
-                written[written.count - 1] = url
+                guard rename(temporary, final) == 0 else { throw Self.posixError("cannot rename \(temporary) to \(final)") }
+                written[written.count - 1] = final
             }
         } catch {
-            for url in written { try? manager.removeItem(at: url) }
+            for path in written { unlink(path) }
             throw error
         }
+    }
+
+    /// Creates `DIR/.NAME.tmp-RANDOM` exclusively and writes `bytes` into it: its path.
+    private static func writeExclusively(_ bytes: [UInt8], in directory: String, near fileName: String) throws -> String {
+        var path = ""
+        var descriptor: Int32 = -1
+        for _ in 0..<16 where descriptor < 0 {
+            path = "\(directory)/.\(fileName).tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if descriptor < 0 && errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { throw posixError("cannot create a temporary file in \(directory)") }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { writeBytes(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let error = posixError("cannot write \(path)")
+                unlink(path)
+                throw error
+            }
+            offset += count
+        }
+        return path
+    }
+
+    private static func posixError(_ what: String) -> CocoaError {
+        CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
     }
 }
 
@@ -280,4 +315,9 @@ struct CParts {
     /// `sc_chart.flags` as written (``CGeneratedFiles/chartFlags``).
     let chartFlags: UInt32
     var prefix: String { names.prefix }
+}
+
+/// `write(2)`, named apart from ``CGeneratedFiles/write(to:)``.
+private func writeBytes(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, buffer, count)
 }

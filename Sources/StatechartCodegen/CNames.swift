@@ -38,28 +38,46 @@ struct CNameTable {
     }
 
     /// The chart's C name from a file name: its base name without the extension, made an
-    /// identifier; a leading digit gets `chart_` in front.
+    /// identifier; a name ``problem(withChartName:)`` refuses (a leading digit, a clash with
+    /// CStateCore's or the C library's names) gets `chart_` in front, which it accepts.
     static func chartName(fromFile path: String) -> String {
         var base = Substring(path)
         if let slash = base.lastIndex(of: "/") { base = base[base.index(after: slash)...] }
         if let dot = base.firstIndex(of: "."), dot != base.startIndex { base = base[..<dot] }
-        var name = sanitized(String(base))
-        if let first = name.unicodeScalars.first, first.value >= 0x30 && first.value <= 0x39 { name = "chart_" + name }
-        if name == "sc" || name.hasPrefix("sc_") { name = "chart_" + name }
-        return name
+        let name = sanitized(String(base))
+        return problem(withChartName: name) == nil ? name : "chart_" + name
     }
 
+    /// The C standard headers' base names: `NAME.h` must not stand for one of them on an
+    /// include path (`-I DIR` makes `#include <stdio.h>` find `DIR/stdio.h` first).
+    static let standardHeaders: Set<String> = [
+        "assert", "complex", "ctype", "errno", "fenv", "float", "inttypes", "iso646", "limits", "locale",
+        "math", "setjmp", "signal", "stdalign", "stdarg", "stdatomic", "stdbool", "stddef", "stdint", "stdio",
+        "stdlib", "stdnoreturn", "string", "tgmath", "threads", "time", "uchar", "wchar", "wctype",
+    ]
+
     /// Why `name` cannot be a chart's C name, or `nil` when it can.
+    ///
+    /// Every identifier the generator writes is `NAME_` followed by a fixed word or a sanitized
+    /// text (``CChartNames``, the header guard `NAME_H`, the trace main's `NAME_trace_options`),
+    /// so a chart owns the identifiers starting with `NAME_`. The refused names are those whose
+    /// `NAME_` space someone else owns: CStateCore's `sc_`/`SC_` in any case (its macros
+    /// `SC_STATE_HAS_*`, its header guard `SC_CORE_H`), C's reserved `_`-names (the C library's
+    /// header guards such as `_STDIO_H`), and the standard headers' names (as file names).
     static func problem(withChartName name: String) -> String? {
         guard let first = name.unicodeScalars.first else { return "the name is empty" }
         if sanitized(name) != name || (first.value >= 0x30 && first.value <= 0x39) {
             return "'\(name)' is not a C identifier (letters, digits and '_', not starting with a digit)"
         }
-        if name == "sc" || name.hasPrefix("sc_") {
-            return "'\(name)' would clash with CStateCore's own 'sc_' names"
+        let lowercased = name.lowercased()
+        if lowercased == "sc" || lowercased.hasPrefix("sc_") {
+            return "'\(name)' would clash with CStateCore's own 'sc_' and 'SC_' names"
         }
-        if name.hasPrefix("__") || (name.hasPrefix("_") && name.count > 1 && name.dropFirst().first!.isUppercase) {
-            return "'\(name)' is reserved in C (it starts with '__' or '_' and a capital)"
+        if name.hasPrefix("_") {
+            return "'\(name)' starts with '_', which C reserves for the compiler and its library"
+        }
+        if standardHeaders.contains(name) {
+            return "'\(name).h' would stand for the C library's <\(name).h> on an include path"
         }
         return nil
     }
@@ -85,12 +103,16 @@ enum CText {
         return out + "\""
     }
 
-    /// `text` safe inside a `/* */` comment on one line: ASCII only, no `*/` or `/*`.
+    /// `text` safe inside a `/* */` comment on one line: printable ASCII only (every other
+    /// character `?`), no `*/` or `/*`, no `??` (a trigraph may not end the comment but draws
+    /// `-Wtrigraphs`), and no `\\` (a backslash next to the line's end would splice lines).
     static func comment(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            out.unicodeScalars.append(scalar.value >= 0x20 && scalar.value < 0x7F ? scalar : "?")
+            let printable = scalar.value >= 0x20 && scalar.value < 0x7F && scalar != "\\"
+            out.unicodeScalars.append(printable ? scalar : "?")
         }
+        while out.contains("??") { out = out.replacingOccurrences(of: "??", with: "? ?") }
         return out.replacingOccurrences(of: "*/", with: "* /").replacingOccurrences(of: "/*", with: "/ *")
     }
 

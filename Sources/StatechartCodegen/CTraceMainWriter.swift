@@ -5,7 +5,8 @@ import Statechart
 ///
 /// - Input: one event per line, `NAME` or `NAME DATA`; leading and trailing spaces, tabs and
 ///   carriage returns are ignored; an empty line is skipped; a line that is not valid UTF-8 is
-///   reported on standard error and skipped (the exit status is then 1). The event's data is
+///   reported on standard error and skipped (the exit status is then 1); a line longer than
+///   ``maximumLineLength`` bytes stops the program (exit status 1). The event's data is
 ///   not used (the null datamodel cannot read it).
 /// - Output: `{"event": null, "configuration": [...]}` after the start-up macrostep, then
 ///   `{"event": "NAME", "configuration": [...]}` after each input event's macrostep; the events
@@ -33,7 +34,11 @@ import Statechart
 ///   `trace: event queue is full: an event raised or sent in this macrostep was not queued`
 ///   (the core reports a refused raise or post when the macrostep is over; the events that fit
 ///   ran).
-enum CTraceMainWriter {
+package enum CTraceMainWriter {
+    /// The longest input line of the `statechart trace` contract, in bytes (its "\n" not
+    /// counted): a longer line stops the trace with exit status 1, here and in `statechart trace`.
+    package static let maximumLineLength = 1 << 20
+
     static func main(_ p: CParts) -> String {
         let n = p.prefix
         let swift = MachineOptions()
@@ -119,7 +124,7 @@ enum CTraceMainWriter {
         static uint64_t machine_block[(\(n)_MACHINE_SIZE + 7u) / 8u];
 
         /* What the Swift engine gives a machine (MachineOptions()), for the same trace. */
-        static const sc_options trace_options = \(options);
+        static const sc_options \(n)_trace_options = \(options);
 
         /* The internal queue grows as the Swift engine's does: twice the slots whenever it is
          * full (sc_host.queue_full), up to \(swift.maximumInternalQueueLength) events. */
@@ -216,12 +221,15 @@ enum CTraceMainWriter {
             return 1;
         }
 
-        /* Reads one line without its '\\n' into *buffer (grown as needed); -1 at end of input. */
+        /* Reads one line without its '\\n' into *buffer (grown as needed); -1 at end of input, -2
+         * for a line longer than \(n)_TRACE_MAX_LINE bytes (the rest is not read). */
+        #define \(n)_TRACE_MAX_LINE \(maximumLineLength)u
         static long read_line(char **buffer, size_t *capacity) {
             size_t length = 0;
             int c = getchar();
             if (c == EOF) return -1;
             while (c != EOF && c != '\\n') {
+                if (length >= \(n)_TRACE_MAX_LINE) return -2;
                 if (length + 1 >= *capacity) {
                     size_t grown = *capacity ? *capacity * 2 : 256;
                     char *bigger = realloc(*buffer, grown);
@@ -293,7 +301,7 @@ enum CTraceMainWriter {
                 return 3;
             }
             host.queue_full = grow_queue;
-            sc_machine *machine = firmware ? probe : sc_machine_create(&\(n)_chart, &host, &trace_options);
+            sc_machine *machine = firmware ? probe : sc_machine_create(&\(n)_chart, &host, &\(n)_trace_options);
             if (!machine) {
                 fputs("trace: cannot create the machine\\n", stderr);
                 return 3;
@@ -323,6 +331,11 @@ enum CTraceMainWriter {
                 complain(sc_machine_dispatch(machine, event));
                 report(machine, line + start, stop - start);
                 run_sent(machine);
+            }
+            if (read == -2) {
+                fprintf(stderr, "trace: line %lu is longer than %lu bytes; stopped\\n", number + 1,
+                        (unsigned long)\(n)_TRACE_MAX_LINE);
+                rejected = 1;
             }
             free(line);
             sc_machine_destroy(machine);

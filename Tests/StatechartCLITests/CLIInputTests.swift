@@ -36,7 +36,7 @@ final class CLIInputTests: XCTestCase {
         // Before: "NSCocoaErrorDomain error 256" (or a permission error as root).
         let result = try CLI.run(["validate", folder.path + "/charts"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.lines, ["\(folder.path)/charts:1:1: error: cannot read the file: \(folder.path)/charts is a directory"])
+        XCTAssertEqual(result.errorLines, ["\(folder.path)/charts:1:1: error: cannot read the file: \(folder.path)/charts is a directory"])
     }
 
     func testAFIFOIsRefusedWithoutWaitingForAWriter() throws {
@@ -57,7 +57,7 @@ final class CLIInputTests: XCTestCase {
         try handle.close()
         let result = try CLI.run(["validate", huge.path])
         XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.lines, ["\(huge.path):1:1: error: the document is 1073741824 bytes, more than the limit of 16777216 bytes (SCXMLParser.Limits.maxDocumentSize)"])
+        XCTAssertEqual(result.errorLines, ["\(huge.path):1:1: error: the document is 1073741824 bytes, more than the limit of 16777216 bytes (SCXMLParser.Limits.maxDocumentSize)"])
         var usage = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         XCTAssertLessThan(usage.ru_maxrss, 512 * 1024, "a child used \(usage.ru_maxrss) KiB")   // KiB on Linux
@@ -156,11 +156,11 @@ final class CLIInputTests: XCTestCase {
             """)
         let refused = try CLI.run(["validate", file])
         XCTAssertEqual(refused.status, 2)
-        XCTAssertEqual(refused.lines, [
-            "\(file):2:3: error: <script src=\"../lib.js\"> cannot be loaded, so the document is invalid: cannot load '../lib.js': \(folder.path)/lib.js is outside the folder documents may read from, \(folder.path)/charts (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)",
+        XCTAssertEqual(refused.errorLines, [
+            "\(file):2:3: error: <script src=\"../lib.js\"> cannot be loaded, so the document is invalid: cannot load '../lib.js': it is not a file inside the folder documents may read from, \(folder.path)/charts (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)",
         ])
         let allowed = try CLI.run(["validate", file, "--allow-dir", folder.path])
-        XCTAssertEqual(allowed.status, 0, allowed.stdout)
+        XCTAssertEqual(allowed.status, 0, allowed.stderr)
     }
 
     /// `trace` takes `--allow-dir` as `run` and `validate` do (before, only the document's

@@ -19,6 +19,8 @@ enum CLI {
         var stdout: String
         var stderr: String
         var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+        /// Standard error's lines: diagnostics (file:line:column: error: ...), warnings, logs.
+        var errorLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
     }
 
     /// Runs `statechart arguments...` in the repository folder with `input` on standard input.

@@ -3,7 +3,7 @@ import XCTest
 
 /// `--datamodel null|ecmascript` (the datamodel of documents that declare none) and `--strict`
 /// (rule breaks other tools' charts load with become errors) on `validate`, `run` and `trace`;
-/// load warnings on `validate`'s standard output and on `run`'s and `trace`'s standard error.
+/// load warnings on standard error (`validate`, `run` and `trace` alike).
 final class DocumentOptionsTests: XCTestCase {
     private var folder: URL!
 
@@ -50,7 +50,7 @@ final class DocumentOptionsTests: XCTestCase {
         let path = try scionChart()
         let result = try CLI.run(["validate", path])
         XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.lines, [
+        XCTAssertEqual(result.errorLines, [
             "\(path):2:14: error: <data> is not supported by the null datamodel; \(remedy)",
             "\(path):3:17: error: cond=\"n === 1\" is not a null-datamodel expression; use In('state') (combined with !, &&, ||, parentheses, true, false), a host function call or a literal, or \(remedy)",
         ])
@@ -59,7 +59,7 @@ final class DocumentOptionsTests: XCTestCase {
     func testDatamodelECMAScriptOnValidateRunAndTrace() throws {
         let path = try scionChart()
         let validate = try CLI.run(["validate", "--datamodel", "ecmascript", path])
-        XCTAssertEqual(validate.status, 0, validate.stdout)
+        XCTAssertEqual(validate.status, 0, validate.stderr)
         XCTAssertEqual(validate.stdout, "")
         let run = try CLI.run(["run", path, "--datamodel", "ecmascript", "--timeout", "5"])
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -86,7 +86,8 @@ final class DocumentOptionsTests: XCTestCase {
         let path = try qtChart()
         let validate = try CLI.run(["validate", path])
         XCTAssertEqual(validate.status, 0)
-        XCTAssertEqual(validate.lines, ["\(path):2:29: warning: \(logWarning)"])
+        XCTAssertEqual(validate.errorLines, ["\(path):2:29: warning: \(logWarning)"])
+        XCTAssertEqual(validate.stdout, "")
 
         let run = try CLI.run(["run", path, "--timeout", "5"])
         XCTAssertEqual(run.status, 0)
@@ -95,7 +96,7 @@ final class DocumentOptionsTests: XCTestCase {
 
         let strict = try CLI.run(["validate", "--strict", path])
         XCTAssertEqual(strict.status, 2)
-        XCTAssertEqual(strict.lines, ["\(path):2:29: error: \(logWarning)"])
+        XCTAssertEqual(strict.errorLines, ["\(path):2:29: error: \(logWarning)"])
         let strictRun = try CLI.run(["run", "--strict", path])
         XCTAssertEqual(strictRun.status, 2)
         XCTAssertEqual(strictRun.stderr, "\(path):2:29: error: \(logWarning)\n")
@@ -131,7 +132,7 @@ final class ValidateOnePassTests: XCTestCase {
         let result = try CLI.run(["validate", url.path])
         XCTAssertEqual(result.status, 2)
         let file = url.path
-        XCTAssertEqual(result.lines, [
+        XCTAssertEqual(result.errorLines, [
             "\(file):2:3: error: <state> has no attribute 'colour'; its attributes are 'id', 'initial'",
             "\(file):2:3: error: <state> has the id '2go', which is not an XML ID; a state id starts with a letter or '_', followed by letters, digits, '.', '-' or '_' (such as 's1')",
             "\(file):3:5: error: <transition> has the event descriptor 'go.'; a descriptor is an event name (tokens of letters, digits, '_', '-' or ':' joined by single dots, such as 'door.open'), optionally ending in '.*', or '*'",

@@ -24,7 +24,7 @@ final class ExportRoundTripTests: XCTestCase {
         if first.status != 0 {
             // Refused (W3C's manual tests 301 and others): the loader says so, and so must export.
             let validate = try CLI.run(["validate", original.path])
-            return validate.status == 2 && first.status == 2 && first.stderr.contains(validate.stdout.split(separator: "\n")[0])
+            return validate.status == 2 && first.status == 2 && first.stderr.contains(validate.stderr.split(separator: "\n")[0])
                 ? [] : ["\(name): export failed (\(first.status)): \(first.stderr)"]
         }
         var problems: [String] = []

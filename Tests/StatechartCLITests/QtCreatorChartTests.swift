@@ -36,7 +36,7 @@ final class QtCreatorChartTests: XCTestCase {
         ]
         let validate = try CLI.run(["validate", path])
         XCTAssertEqual(validate.status, 0)
-        XCTAssertEqual(validate.lines, warnings)
+        XCTAssertEqual(validate.errorLines, warnings)
 
         // 'resume' before 'Opened' was ever active: the history's filled-in default, Opened's
         // initial state 'Ajar'; after 'Wide' was active: 'Wide'.
@@ -53,6 +53,6 @@ final class QtCreatorChartTests: XCTestCase {
 
         let strict = try CLI.run(["validate", "--strict", path])
         XCTAssertEqual(strict.status, 2)
-        XCTAssertEqual(strict.lines, warnings.map { $0.replacingOccurrences(of: ": warning: ", with: ": error: ") })
+        XCTAssertEqual(strict.errorLines, warnings.map { $0.replacingOccurrences(of: ": warning: ", with: ": error: ") })
     }
 }

@@ -23,22 +23,23 @@ final class RunAndValidateCommandTests: XCTestCase {
     func testValidateAcceptsTheExamples() throws {
         let result = try CLI.run(["validate", "scxml/examples/traffic-light.scxml", "scxml/examples/microwave.scxml",
                                   "scxml/examples/media-player.scxml"])
-        XCTAssertEqual(result.status, 0, result.stdout)
-        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout + result.stderr, "")
     }
 
     func testValidatePrintsEveryErrorWithFileLineAndColumn() throws {
         let result = try CLI.run(["validate", "scxml/examples/microwave.scxml", "scxml/fixtures/invalid.scxml"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.lines.count, 2)
-        XCTAssertTrue(result.lines[0].hasPrefix("scxml/fixtures/invalid.scxml:4:5: error: transition target 'nowhere'"), result.lines[0])
-        XCTAssertTrue(result.lines[1].hasPrefix("scxml/fixtures/invalid.scxml:6:3: error: duplicate state id 'a'"), result.lines[1])
+        XCTAssertEqual(result.stdout, "", "diagnostics go to standard error")
+        XCTAssertEqual(result.errorLines.count, 2)
+        XCTAssertTrue(result.errorLines[0].hasPrefix("scxml/fixtures/invalid.scxml:4:5: error: transition target 'nowhere'"), result.stderr)
+        XCTAssertTrue(result.errorLines[1].hasPrefix("scxml/fixtures/invalid.scxml:6:3: error: duplicate state id 'a'"), result.stderr)
     }
 
     func testValidateReportsAMissingFile() throws {
         let result = try CLI.run(["validate", "scxml/none.scxml"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stdout.hasPrefix("scxml/none.scxml:1:1: error: cannot read the file"), result.stdout)
+        XCTAssertTrue(result.stderr.hasPrefix("scxml/none.scxml:1:1: error: cannot read the file"), result.stderr)
     }
 
     func testValidateReportsUnsupportedNullDatamodelContentAtLoadTime() throws {
@@ -51,6 +52,6 @@ final class RunAndValidateCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try CLI.run(["validate", file.path])
         XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.lines, ["\(file.path):2:26: error: <assign> is not supported by the null datamodel; declare datamodel=\"ecmascript\" on <scxml>"])
+        XCTAssertEqual(result.errorLines, ["\(file.path):2:26: error: <assign> is not supported by the null datamodel; declare datamodel=\"ecmascript\" on <scxml>"])
     }
 }

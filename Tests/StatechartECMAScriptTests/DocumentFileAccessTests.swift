@@ -36,7 +36,7 @@ final class DocumentFileAccessTests: XCTestCase {
             baseURL: folder)
         XCTAssertEqual(try session.run(), [
             // The session names the element and its place, the datamodel the data item again.
-            "<data id=\"d\"> at test.scxml:2:12: <data id=\"d\">: cannot load '../secret.txt': \(root.path)/secret.txt is outside the folder documents may read from, \(folder.path) (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)",
+            "<data id=\"d\"> at test.scxml:2:12: <data id=\"d\">: cannot load '../secret.txt': it is not a file inside the folder documents may read from, \(folder.path) (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)",
         ])
         XCTAssertEqual(session.machine.configuration, ["kept"])
     }

@@ -39,6 +39,16 @@ final class DocumentStructureErrorTests: XCTestCase {
             "the document is empty; an SCXML document needs an <scxml> root element")
     }
 
+    /// White space alone (spaces, tabs, line breaks) gets the message of an empty document,
+    /// not libxml2's "Start tag expected" (issue 24).
+    func testWhiteSpaceOnlyDocumentIsEmpty() {
+        for text in [" ", "\n", " \t\r\n  \n"] {
+            assertError(
+                text, line: 1, column: 1, element: "",
+                "the document is empty; an SCXML document needs an <scxml> root element")
+        }
+    }
+
     func testMissingNamespace() {
         let text = """
             <scxml version="1.0">

@@ -3,7 +3,7 @@ import XCTest
 @testable import StatechartSCXML
 
 /// What `<data src>`, `<script src>` and `<invoke src>` may read (SourceAccess, one checker for
-/// all three): files inside the allowed folder only, after symlinks and `..` are resolved, of
+/// all three): files inside the allowed folder only, as the kernel resolved the opened file, of
 /// bounded size, regular files only; errors name the src, never the contents.
 final class SourceAccessTests: XCTestCase {
     private var root: URL!       // resolved, so expected paths are exact
@@ -44,9 +44,9 @@ final class SourceAccessTests: XCTestCase {
         XCTAssertEqual(try access.readText("lib/data.json", baseURL: folder), "inside")
         XCTAssertEqual(try access.readText("file:lib/../lib/data.json", baseURL: folder), "inside")
         XCTAssertEqual(failure(access, "../secret.txt"),
-                       "cannot load '../secret.txt': \(root.path)/secret.txt is outside the folder documents may read from, \(folder.path) (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)")
+                       "cannot load '../secret.txt': it is not a file inside the folder documents may read from, \(folder.path) (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)")
         XCTAssertEqual(failure(access, "file:\(root.path)/secret.txt"),
-                       "cannot load 'file:\(root.path)/secret.txt': \(root.path)/secret.txt is outside the folder documents may read from, \(folder.path) (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)")
+                       "cannot load 'file:\(root.path)/secret.txt': it is not a file inside the folder documents may read from, \(folder.path) (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)")
         // A bare absolute path is a path relative to the document, like any bare path.
         XCTAssertEqual(failure(access, "/etc/passwd"),
                        "cannot load '/etc/passwd' (\(folder.path)/etc/passwd): No such file or directory")
@@ -56,7 +56,7 @@ final class SourceAccessTests: XCTestCase {
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link.txt"),
                                                    withDestinationURL: root.appendingPathComponent("secret.txt"))
         XCTAssertEqual(failure(access(baseURL: folder), "link.txt"),
-                       "cannot load 'link.txt': \(root.path)/secret.txt is outside the folder documents may read from, \(folder.path) (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)")
+                       "cannot load 'link.txt': it is not a file inside the folder documents may read from, \(folder.path) (SCXMLMachine.Options.sourceDirectory, the CLI's --allow-dir)")
     }
 
     func testAWiderFolderCanBeAllowed() throws {

@@ -107,7 +107,7 @@ package struct DOTWriter {
     }
 
     mutating func line(_ depth: Int, _ content: String) {
-        text += String(repeating: "  ", count: depth) + content + "\n"
+        text += ExportIndentation.prefix(depth, unit: "  ") + content + "\n"
     }
 
     /// A DOT string: `"` and `\` escaped (a backslash would otherwise start a label escape such

@@ -49,20 +49,27 @@ struct MermaidWriter {
     /// Words Mermaid's state diagram grammar (`stateDiagram.jison`, case-insensitive) reads as
     /// keywords where a state id would stand, lowercased.
     static let keywords: Set<String> = ["state", "note", "end", "direction", "class", "classdef", "default",
-                                        "scale", "hide", "as", "statediagram", "acctitle", "accdescr"]
+                                        "scale", "hide", "as", "statediagram", "acctitle", "accdescr",
+                                        "style", "click", "href"]
+
+    /// Nesting depth of each state (top-level states 0).
+    private var depths: [String: Int] = [:]
 
     init(diagram: ChartDiagram) {
         parents = diagram.parents()
         var ids = Set<String>()
         var all: [ChartDiagram.State] = []
-        func collect(_ states: [ChartDiagram.State]) {
+        var depths: [String: Int] = [:]
+        func collect(_ states: [ChartDiagram.State], depth: Int) {
             for state in states {
                 ids.insert(state.id)
                 all.append(state)
-                collect(state.children)
+                depths[state.id] = depth
+                collect(state.children, depth: depth + 1)
             }
         }
-        collect(diagram.states)
+        collect(diagram.states, depth: 0)
+        self.depths = depths
         var number = 0
         for state in all {
             kinds[state.id] = state.kind
@@ -84,7 +91,10 @@ struct MermaidWriter {
 
     /// Label text with Mermaid's entity codes for the characters its parser or HTML would take,
     /// on one line: a transition's text ends at `:`, `;` or a line break, `#` starts a comment
-    /// or a code, `<`, `>` and `"` are HTML. Mermaid replaces the codes before it parses.
+    /// or a code, `<`, `>` and `"` are HTML. Mermaid replaces the codes with placeholders before
+    /// it parses and puts the characters back when it draws. The `o` of `direction` is a code
+    /// too: the grammar's lexer reads any line containing `direction` followed by space and
+    /// `TB`, `BT`, `RL` or `LR` (in any case) as a direction statement, dropping the arrow.
     static func label(_ text: String) -> String {
         var result = ""
         for character in text {
@@ -96,6 +106,12 @@ struct MermaidWriter {
             case ">": result += "#gt;"
             case "\"": result += "#quot;"
             case "\n", "\r\n", "\r": result += " "
+            case "o", "O":
+                result.append(character)
+                if result.suffix(8).lowercased() == "directio" {
+                    result.removeLast()
+                    result += character == "o" ? "#111;" : "#79;"
+                }
             default: result.append(character)
             }
         }
@@ -103,28 +119,38 @@ struct MermaidWriter {
     }
 
     mutating func line(_ depth: Int, _ content: String) {
-        text += String(repeating: "    ", count: depth) + content + "\n"
+        text += ExportIndentation.prefix(depth, unit: "    ") + content + "\n"
     }
 
-    /// The proper ancestors of `id`, innermost first.
-    private func ancestors(_ id: String) -> [String] {
-        var result: [String] = []
-        var current = parents[id] ?? nil
-        while let state = current {
-            result.append(state)
-            current = parents[state] ?? nil
+    private func parent(_ id: String) -> String? { parents[id] ?? nil }
+
+    /// The deepest state that is `a` or an ancestor of it and also `b` or an ancestor of `b`;
+    /// `nil` when they share none (the diagram itself). O(depth).
+    private func lowestCommon(_ a: String?, _ b: String) -> String? {
+        guard var x = a else { return nil }
+        var y = b
+        var dx = depths[x] ?? 0, dy = depths[y] ?? 0
+        while dx > dy { guard let p = parent(x) else { return nil }; x = p; dx -= 1 }
+        while dy > dx { guard let p = parent(y) else { return nil }; y = p; dy -= 1 }
+        while x != y {
+            guard let px = parent(x), let py = parent(y) else { return nil }
+            x = px
+            y = py
         }
-        return result
+        return x
     }
 
     /// Files each arrow of `state` under the innermost non-parallel block that is a proper
-    /// ancestor of its source and of every target.
+    /// ancestor of its source and of every target: above the ends' lowest common ancestor (its
+    /// parent when that is one of the ends), skipping parallel states. O(ends × depth).
     private mutating func placeArrows(of state: ChartDiagram.State) {
         for transition in state.transitions {
             let ends = [state.id] + transition.targets
-            let block = ancestors(state.id).first { candidate in
-                kinds[candidate] != .parallel && ends.allSatisfy { ancestors($0).contains(candidate) }
-            }
+            var common: String? = state.id
+            for end in transition.targets { common = lowestCommon(common, end) }
+            var block = common
+            if let candidate = block, ends.contains(candidate) { block = parent(candidate) }
+            while let candidate = block, kinds[candidate] == .parallel { block = parent(candidate) }
             let label = transition.label.isEmpty ? "" : " : " + Self.label(transition.label)
             let targets = transition.targets.isEmpty ? [state.id] : transition.targets
             for target in targets {

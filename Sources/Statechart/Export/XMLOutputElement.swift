@@ -41,7 +41,7 @@ package struct XMLOutputElement: Sendable {
     }
 
     package func write(to output: inout String, depth: Int) {
-        let indent = String(repeating: "  ", count: depth)
+        let indent = ExportIndentation.prefix(depth, unit: "  ")
         output += indent + "<" + name
         for (name, value) in attributes { output += " \(name)=\"\(Self.escapeAttribute(value))\"" }
         if children.isEmpty {

@@ -36,9 +36,9 @@ extension SCXMLDocument {
     /// try document.dot().write(toFile: "chart.dot", atomically: true, encoding: .utf8)
     /// // dot -Tsvg chart.dot -o chart.svg
     /// ```
-    public func dot() -> String { ChartDiagram(self).dot() }
+    public func dot() -> String { withExportStack { ChartDiagram(self).dot() } }
 
     /// The document's states and transitions as a Mermaid state diagram; see
     /// `ChartDiagram.mermaid()` (Statechart).
-    public func mermaid() -> String { ChartDiagram(self).mermaid() }
+    public func mermaid() -> String { withExportStack { ChartDiagram(self).mermaid() } }
 }

@@ -28,7 +28,7 @@ extension SCXMLDocument {
     /// //   <final id="b"/>
     /// // </scxml>
     /// ```
-    public func scxml() -> String { SCXMLWriter.root(self).document() }
+    public func scxml() -> String { withExportStack { SCXMLWriter.root(self).document() } }
 }
 
 /// SCXML model → ``XMLOutputElement`` tree, one function per element kind.

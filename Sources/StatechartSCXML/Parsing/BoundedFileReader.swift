@@ -39,9 +39,23 @@ package enum BoundedFileReader {
     /// ```
     /// - Complexity: O(min(file size, limit)) time and memory.
     package static func read(_ path: String, limit: Int) throws(Failure) -> Data {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try read(pathBytes: Array(path.utf8), limit: limit)
+    }
+
+    /// The bytes of the regular file whose path is `pathBytes` (not necessarily UTF-8: a file
+    /// name is bytes), at most `limit` of them.
+    package static func read(pathBytes: [UInt8], limit: Int) throws(Failure) -> Data {
+        let fd = (pathBytes + [0]).withUnsafeBufferPointer { path in
+            path.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        }
         guard fd >= 0 else { throw .system(String(cString: strerror(errno))) }
         defer { close(fd) }
+        return try read(descriptor: fd, limit: limit)
+    }
+
+    /// The bytes of the regular file open as `fd` (which the caller closes), at most `limit`
+    /// of them: what was opened is what is read (no second lookup by name).
+    package static func read(descriptor fd: Int32, limit: Int) throws(Failure) -> Data {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system(String(cString: strerror(errno))) }
         switch info.st_mode & S_IFMT {
@@ -49,7 +63,7 @@ package enum BoundedFileReader {
         case S_IFDIR: throw .directory
         default: throw .notRegularFile
         }
-        let size = Int(info.st_size)
+        let size = Int(clamping: info.st_size)     // off_t is 64-bit where Int may be 32
         guard size <= limit else { throw .tooLarge(size: size, limit: limit) }
         // The size is a hint (files in /proc report 0; a file may grow): read until the end,
         // up to one byte more than the limit, which tells a file that is over it.

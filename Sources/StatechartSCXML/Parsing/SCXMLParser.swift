@@ -63,8 +63,14 @@ public enum SCXMLParser {
     /// The bytes of the document file at `path`, no more than `limits.maxDocumentSize` read;
     /// `fileName` names it in the diagnostics (a directory, a FIFO, a file too large).
     package static func readDocument(_ path: String, fileName: String, limits: Limits) throws(SCXMLParseError) -> Data {
+        try readDocument(pathBytes: Array(path.utf8), fileName: fileName, limits: limits)
+    }
+
+    /// ``readDocument(_:fileName:limits:)`` for a path given as bytes (a file name that is not
+    /// UTF-8, as a command line passes it).
+    package static func readDocument(pathBytes: [UInt8], fileName: String, limits: Limits) throws(SCXMLParseError) -> Data {
         do {
-            return try BoundedFileReader.read(path, limit: limits.maxDocumentSize)
+            return try BoundedFileReader.read(pathBytes: pathBytes, limit: limits.maxDocumentSize)
         } catch .tooLarge(let size, _) {
             throw sizeError(fileName, size: size, limits: limits)
         } catch {
@@ -104,7 +110,9 @@ public enum SCXMLParser {
         guard data.count <= Int(Int32.max) else {
             return failure(error(fileName, "the document is \(data.count) bytes; libxml2 cannot parse documents of 2 GiB or more"))
         }
-        guard !data.isEmpty else {
+        // White space alone (XML's four characters) is as empty as no bytes: the same message,
+        // rather than libxml2's "Start tag expected".
+        guard data.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else {
             return failure(error(fileName, "the document is empty; an SCXML document needs an <scxml> root element"))
         }
 

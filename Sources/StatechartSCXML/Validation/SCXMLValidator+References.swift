@@ -55,7 +55,8 @@ extension SCXMLValidator {
         if userIDs.isEmpty {
             known = "the document has no state ids"
         } else {
-            known = "known ids include " + Suggestions.quotedList(Suggestions.nearest(to: id, in: userIDs, count: 5))
+            known = "known ids include " + Suggestions.quotedList(Suggestions.nearest(to: id, in: userIDs, count: 5,
+                                                                                        budget: &suggestionBudget))
         }
         report(location, element, "\(what) '\(id)' does not name a state; \(known)")
     }

@@ -35,6 +35,9 @@ struct SCXMLValidator {
     var filledHistoryDefaults = Set<Int>()
     /// The document's own ids in document order, first uses only; built for messages.
     var userIDCache: [String]?
+    /// What is left of the work the "known ids include" suggestions may do for this document,
+    /// in edit-distance cells (``Suggestions/nearest(to:in:count:budget:)``).
+    var suggestionBudget = Suggestions.documentBudget
 
     mutating func report(_ location: SCXMLSourceLocation, _ element: String, _ message: String) {
         diagnostics.append(SCXMLDiagnostic(location: location, element: element, message: message))
