@@ -156,7 +156,11 @@ let package = Package(
         // The server store: PostgreSQL through postgres-nio, for many worker processes.
         .target(
             name: "StatechartStorePostgres",
-            dependencies: ["StatechartStore", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "StatechartStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The worker process the crash tests start, kill and restart; also the order example.
         .executableTarget(
@@ -164,8 +168,11 @@ let package = Package(
             dependencies: ["StatechartStoreSQLite", "StatechartStorePostgres"],
             path: "Tests/StoreWorker"
         ),
+        // Needs the worker built beside it (swift build --build-tests builds both) and, for the
+        // PostgreSQL tests, STATECHART_POSTGRES_URL (scripts/suites/90-store.sh sets it).
         .testTarget(name: "StatechartStoreTests",
-                    dependencies: ["StatechartStoreSQLite", "StatechartStorePostgres"]),
+                    dependencies: ["StatechartStoreSQLite", "StatechartStorePostgres", "StatechartECMAScript",
+                                   .product(name: "GRDB", package: "GRDB.swift")]),
 
         // MARK: - Tests
 

@@ -56,6 +56,9 @@ public protocol SessionStore: Sendable {
     /// The sessions refused with a fault, and why.
     func faults() async throws -> [SessionFault]
 
+    /// How many inbox messages and timers are waiting, over all sessions.
+    func backlog() async throws -> (messages: Int, timers: Int)
+
     /// The log of applied events of `session`: event ids in the order they were applied.
     func appliedEvents(_ session: String) async throws -> [String]
 }

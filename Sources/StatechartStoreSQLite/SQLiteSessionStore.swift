@@ -49,6 +49,7 @@ public final class SQLiteSessionStore: SessionStore {
             "CREATE TABLE statechart_sessions (id TEXT PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0, chart_version TEXT, state BLOB, updated_at INTEGER)",
             "CREATE TABLE statechart_applied (session_id TEXT NOT NULL, event_id TEXT NOT NULL, session_version INTEGER NOT NULL, worker TEXT NOT NULL, applied_at INTEGER NOT NULL, PRIMARY KEY (session_id, event_id))",
             "CREATE TABLE statechart_inbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, event_id TEXT NOT NULL, body BLOB NOT NULL, UNIQUE (session_id, event_id))",
+            "CREATE INDEX statechart_inbox_session ON statechart_inbox (session_id, seq)",
             "CREATE TABLE statechart_timers (session_id TEXT NOT NULL, ord INTEGER NOT NULL, send_id TEXT NOT NULL, due INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY (session_id, ord))",
             "CREATE INDEX statechart_timers_due ON statechart_timers (due)",
             "CREATE TABLE statechart_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, target TEXT NOT NULL, name TEXT NOT NULL, body BLOB NOT NULL)",
@@ -80,13 +81,14 @@ public final class SQLiteSessionStore: SessionStore {
                         _ body: @escaping @Sendable (ClaimedWork) throws -> SessionCommit) async throws -> ProcessedWork? {
         let nowMs = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let result: Result<ProcessedWork?, DurableError> = try await write { db in
+            // Due timers first, then the session of the oldest message (both by index).
             guard let session = try String.fetchOne(db, sql: """
-                SELECT s FROM (
-                  SELECT session_id AS s, 0 AS kind, MIN(due) AS k FROM statechart_timers WHERE due <= ? GROUP BY session_id
-                  UNION ALL
-                  SELECT session_id, 1, MIN(seq) FROM statechart_inbox GROUP BY session_id)
-                WHERE s NOT IN (SELECT session_id FROM statechart_faults) ORDER BY kind, k LIMIT 1
-                """, arguments: [nowMs]) else { return .success(nil) }
+                SELECT session_id FROM statechart_timers WHERE due <= ?
+                  AND session_id NOT IN (SELECT session_id FROM statechart_faults) ORDER BY due LIMIT 1
+                """, arguments: [nowMs]) ?? String.fetchOne(db, sql: """
+                SELECT session_id FROM statechart_inbox
+                WHERE session_id NOT IN (SELECT session_id FROM statechart_faults) ORDER BY seq LIMIT 1
+                """) else { return .success(nil) }
             let stored = try Self.load(session, from: db)
             var message: (seq: Int64, message: InboxMessage)?
             if let row = try Row.fetchOne(db, sql: "SELECT seq, event_id, body FROM statechart_inbox WHERE session_id = ? ORDER BY seq LIMIT 1",
@@ -170,6 +172,13 @@ public final class SQLiteSessionStore: SessionStore {
             try Row.fetchAll(db, sql: "SELECT session_id, reason FROM statechart_faults ORDER BY session_id").map {
                 SessionFault(session: $0["session_id"], reason: $0["reason"])
             }
+        }
+    }
+
+    public func backlog() async throws -> (messages: Int, timers: Int) {
+        try await read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM statechart_inbox") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM statechart_timers") ?? 0)
         }
     }
 
