@@ -40,6 +40,9 @@ public final class PostgresSessionStore: SessionStore {
             host: host, port: parts.port ?? 5432, username: user, password: parts.password,
             database: parts.path.isEmpty ? nil : String(parts.path.dropFirst()), tls: .disable)
         configuration.options.maximumConnections = connections
+        configuration.options.additionalStartupParameters = [
+            ("idle_in_transaction_session_timeout", "\(idleInTransactionTimeout.components.seconds * 1000)"),
+        ]
         var logger = Logger(label: "statechart.store.postgres")
         logger.logLevel = .critical
         self.logger = logger
@@ -88,9 +91,22 @@ public final class PostgresSessionStore: SessionStore {
     // MARK: - SessionStore
 
     public func enqueue(_ messages: [InboxMessage]) async throws -> Int {
-        try await transaction { connection, logger in
+        // One statement per batch: the messages keep their order (ordinality) in the sequence.
+        let sessions = messages.map(\.session)
+        let ids = messages.map(\.eventID)
+        let bodies = messages.map { ByteBuffer(bytes: $0.body) }
+        return try await transaction { connection, logger in
+            try await connection.query("""
+                INSERT INTO statechart_sessions (id) SELECT DISTINCT unnest(\(sessions)::text[]) ON CONFLICT DO NOTHING
+                """, logger: logger)
             var added = 0
-            for message in messages where try await Self.insert(message, on: connection, logger: logger) { added += 1 }
+            for try await _ in try await connection.query("""
+                INSERT INTO statechart_inbox (session_id, event_id, body)
+                SELECT m.s, m.e, m.b FROM unnest(\(sessions)::text[], \(ids)::text[], \(bodies)::bytea[]) WITH ORDINALITY AS m(s, e, b, n)
+                WHERE NOT EXISTS (SELECT 1 FROM statechart_applied a WHERE a.session_id = m.s AND a.event_id = m.e)
+                ORDER BY m.n
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: logger) { added += 1 }
             return added
         }
     }
@@ -98,9 +114,7 @@ public final class PostgresSessionStore: SessionStore {
     public func process(now: Date, worker: String,
                         _ body: @escaping @Sendable (ClaimedWork) throws -> SessionCommit) async throws -> ProcessedWork? {
         let nowMs = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-        let timeout = "\(idleInTransactionTimeout.components.seconds * 1000)"
         let result: Result<ProcessedWork?, DurableError> = try await transaction { connection, logger in
-            try await connection.query("SELECT set_config('idle_in_transaction_session_timeout', \(timeout), true)", logger: logger)
             var claimed: StoredSession?
             for try await (id, version, chartVersion, state) in try await connection.query("""
                 SELECT s.id, s.version, s.chart_version, s.state FROM statechart_sessions s
@@ -115,13 +129,16 @@ public final class PostgresSessionStore: SessionStore {
             let session = stored.session
             stored.timers = try await Self.timers(of: session, on: connection, logger: logger)
             var message: (seq: Int64, message: InboxMessage)?
-            for try await (seq, eventID, body) in try await connection.query(
-                "SELECT seq, event_id, body FROM statechart_inbox WHERE session_id = \(session) ORDER BY seq LIMIT 1",
-                logger: logger).decode((Int64, String, Data).self) {
+            var applied = false
+            for try await (seq, eventID, body, done) in try await connection.query("""
+                SELECT i.seq, i.event_id, i.body,
+                  EXISTS (SELECT 1 FROM statechart_applied a WHERE a.session_id = i.session_id AND a.event_id = i.event_id)
+                FROM statechart_inbox i WHERE i.session_id = \(session) ORDER BY i.seq LIMIT 1
+                """, logger: logger).decode((Int64, String, Data, Bool).self) {
                 message = (seq, InboxMessage(session: session, eventID: eventID, body: body))
+                applied = done
             }
-            if let (seq, message) = message,
-               try await Self.exists("SELECT 1 FROM statechart_applied WHERE session_id = \(session) AND event_id = \(message.eventID)", on: connection, logger: logger) {
+            if let (seq, message) = message, applied {
                 try await connection.query("DELETE FROM statechart_inbox WHERE seq = \(seq)", logger: logger)
                 return .success(.duplicate(session: session, eventID: message.eventID))
             }
@@ -145,12 +162,14 @@ public final class PostgresSessionStore: SessionStore {
                     VALUES (\(session), \(eventID), \(version), \(worker), \(nowMs))
                     """, logger: logger)
             }
-            try await connection.query("DELETE FROM statechart_timers WHERE session_id = \(session)", logger: logger)
-            for timer in commit.timers {
-                try await connection.query("""
-                    INSERT INTO statechart_timers (session_id, ord, send_id, due, body)
-                    VALUES (\(session), \(timer.order), \(timer.sendID), \(timer.due), \(timer.body))
-                    """, logger: logger)
+            if commit.timers != stored.timers {
+                try await connection.query("DELETE FROM statechart_timers WHERE session_id = \(session)", logger: logger)
+                for timer in commit.timers {
+                    try await connection.query("""
+                        INSERT INTO statechart_timers (session_id, ord, send_id, due, body)
+                        VALUES (\(session), \(timer.order), \(timer.sendID), \(timer.due), \(timer.body))
+                        """, logger: logger)
+                }
             }
             for message in commit.outbox {
                 if message.target.hasPrefix(OutboxMessage.sessionTargetPrefix) {
@@ -292,6 +311,7 @@ public final class PostgresSessionStore: SessionStore {
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back
     /// when it throws. Database failures become ``DurableError/storage(_:)``; `recovering`
     /// turns an error of the body into a result after the rollback.
+    @discardableResult
     private func transaction<T: Sendable>(_ body: (PostgresConnection, Logger) async throws -> T,
                                           recovering: (any Error) -> T? = { _ in nil }) async throws -> T {
         let logger = self.logger
