@@ -66,8 +66,9 @@ let package = Package(
             name: "StatechartExamples",
             dependencies: ["Statechart"],
             path: "Examples",
-            // Examples/C is the plain C firmware example, built with make, not SwiftPM.
-            exclude: ["C"]
+            // Examples/C is the plain C firmware example, built with make, not SwiftPM;
+            // Examples/OrderWorkflow is the durable-session example's own executable.
+            exclude: ["C", "OrderWorkflow"]
         ),
 
         // MARK: - SCXML importer
@@ -162,7 +163,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The worker process the crash tests start, kill and restart; also the order example.
+        // The durable order workflow of the StatechartStore article, runnable.
+        .executableTarget(
+            name: "OrderWorkflowExample",
+            dependencies: ["StatechartStoreSQLite", "StatechartStorePostgres"],
+            path: "Examples/OrderWorkflow"
+        ),
+        // The worker process the crash tests start, kill and restart.
         .executableTarget(
             name: "StatechartStoreWorker",
             dependencies: ["StatechartStoreSQLite", "StatechartStorePostgres"],

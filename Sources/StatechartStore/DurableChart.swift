@@ -10,7 +10,7 @@ import Synchronization
 /// let kind = DurableChart(orderChart, version: "orders-1") { session in Order() }
 /// ```
 /// Actions send outward (to another session, or to the application's outbox handler) with
-/// ``StatechartStatechart/StateMachine/Context/sendOutward(_:name:to:)``; those events are
+/// `StateMachine.Context.sendOutward(_:name:to:)`; those events are
 /// committed with the macrostep.
 public struct DurableChart<State: Hashable & Sendable & Codable, Event: ChartEvent & Codable, Context: Sendable & Codable>: DurableMachineKind {
     /// The chart.

@@ -82,6 +82,8 @@ public final class DurableSessions<Kind: DurableMachineKind>: Sendable {
     /// - Throws: ``DurableError/storage(_:)`` when the database fails; nothing was committed
     ///   and the session's cached machine is dropped, so the next claim restores it from the
     ///   store. Faulted sessions are not errors: they come back as ``ProcessedWork/faulted(_:)``.
+    ///   A `MachineError` of the macrostep (a runaway, a full queue) is not one either: the
+    ///   machine stopped the macrostep and stays usable, and what it holds is committed.
     @discardableResult
     public func processNext(now: Date = Date()) async throws -> ProcessedWork? {
         let ran = ClaimRecord()
@@ -144,11 +146,15 @@ public final class DurableSessions<Kind: DurableMachineKind>: Sendable {
         return delivered
     }
 
-    /// The session's stored state decoded, or `nil` before its first commit.
+    /// The session's stored state decoded (its delayed events with the time left from now), or
+    /// `nil` before its first commit.
     public func snapshot(of session: String) async throws -> Kind.Snapshot? {
         guard let stored = try await store.load(session), let state = stored.state else { return nil }
         do {
-            return try kind.decodeSnapshot(state: state, timers: stored.timers.map { PendingTimer(sendID: $0.sendID, remaining: .zero, body: $0.body) })
+            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+            return try kind.decodeSnapshot(state: state, timers: stored.timers.map {
+                PendingTimer(sendID: $0.sendID, remaining: .milliseconds(max(0, $0.due - now)), body: $0.body)
+            })
         } catch {
             throw DurableError.unreadableSession(session: session, reason: "\(error)")
         }
@@ -193,6 +199,10 @@ public final class DurableSessions<Kind: DurableMachineKind>: Sendable {
                 try cached.instance.apply(message.body)
             } catch let error as DecodingError {
                 throw DurableError.unreadableEvent(session: session, eventID: message.eventID, reason: "\(error)")
+            } catch is MachineError {
+                // A runaway or overflowing macrostep was stopped by the machine, which stays
+                // usable: its state is committed as an in-memory machine would keep it, so the
+                // event is not retried forever.
             }
         }
         let (state, pending) = try cached.instance.capture()

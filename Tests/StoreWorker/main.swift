@@ -9,6 +9,8 @@
 //   StatechartStoreWorker timers STORE SESSION              schedule the timer test's events
 //   StatechartStoreWorker fired STORE SESSION               print the timer test's firings
 //   StatechartStoreWorker bench STORE SESSIONS EVENTS       enqueue, then time processing
+//   StatechartStoreWorker memory STORE SESSIONS EVENTS      the same events in memory, timed
+//                                                          (STORE is opened, not used)
 //
 // STORE is `sqlite:PATH`, `sqlite-normal:PATH` (synchronous NORMAL) or a postgres:// URL.
 import Foundation
@@ -189,6 +191,35 @@ case "bench":
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     print(String(format: "%d events in %.2f s: %.0f events/s", done, seconds, Double(done) / seconds))
+
+case "memory":
+    // The same events sent to in-memory machines, and with a snapshot encoded after each one
+    // (what a durable commit writes), for the cost of durability against the plain send.
+    let (count, events) = (integer(3), integer(4))
+    let chart = try ledgerChart()
+    let machines = try (0..<count).map { _ in
+        let machine = StateMachine(chart, clock: TestClock(), context: Tally())
+        try machine.start()
+        return machine
+    }
+    func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+    let plain = try seconds { for j in 0..<events { for i in 0..<count { _ = try machines[i].send(.add(value(session: i, event: j))) } } }
+    let encoder = JSONEncoder()
+    let captured = try seconds {
+        for j in 0..<events {
+            for i in 0..<count {
+                _ = try machines[i].send(.add(value(session: i, event: j)))
+                _ = try encoder.encode(machines[i].snapshot(context: Tally.self))
+            }
+        }
+    }
+    let total = Double(count * events)
+    print(String(format: "in-memory send %.2f us/event; send + snapshot + JSON %.2f us/event", plain / total * 1e6, captured / total * 1e6))
 
 default:
     fail("unknown command '\(arguments[1])'")
