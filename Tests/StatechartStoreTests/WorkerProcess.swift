@@ -4,9 +4,10 @@ import XCTest
 /// The StatechartStoreWorker executable beside the test bundle, run as a child process.
 enum WorkerProcess {
     static var path: String {
-        var folder = Bundle(for: Marker.self).bundleURL.deletingLastPathComponent()
-        if folder.lastPathComponent == "Contents" { folder = folder.deletingLastPathComponent().deletingLastPathComponent() }
-        return folder.appendingPathComponent("StatechartStoreWorker").path
+        // On Linux the bundle is the build folder itself; elsewhere the .xctest inside it.
+        let bundle = Bundle(for: Marker.self).bundleURL
+        let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("StatechartStoreWorker").path }
+        return candidates.first(where: FileManager.default.isExecutableFile(atPath:)) ?? candidates[0]
     }
 
     private final class Marker {}
