@@ -80,14 +80,9 @@ public struct DurableChart<State: Hashable & Sendable & Codable, Event: ChartEve
         }
 
         public func capture() throws -> (state: Data, timers: [PendingTimer]) {
-            var snapshot = try machine.snapshot(context: Context.self)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            let timers = try snapshot.machine.delayedEvents.map {
-                PendingTimer(sendID: $0.sendID, remaining: max(.zero, $0.remaining), body: try encoder.encode($0.event))
+            try storageForm(of: machine.snapshot(context: Context.self), delayed: \.machine.delayedEvents) {
+                ($0.sendID, $0.remaining, $0.event)
             }
-            snapshot.machine.delayedEvents = []
-            return (try encoder.encode(snapshot), timers)
         }
 
         public func takeOutbox() -> [OutgoingEvent] { outbox.take() }

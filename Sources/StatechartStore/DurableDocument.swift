@@ -83,14 +83,9 @@ public struct DurableDocument: DurableMachineKind {
         }
 
         public func capture() throws -> (state: Data, timers: [PendingTimer]) {
-            var snapshot = try machine.snapshot()
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            let timers = try snapshot.machine.delayedEvents.map {
-                PendingTimer(sendID: $0.sendID, remaining: max(.zero, $0.remaining), body: try encoder.encode($0.event))
+            try storageForm(of: machine.snapshot(), delayed: \.machine.delayedEvents) {
+                ($0.sendID, $0.remaining, $0.event)
             }
-            snapshot.machine.delayedEvents = []
-            return (try encoder.encode(snapshot), timers)
         }
 
         public func takeOutbox() -> [OutgoingEvent] {

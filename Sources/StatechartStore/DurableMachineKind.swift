@@ -80,3 +80,20 @@ public struct OutgoingEvent: Sendable, Hashable {
         self.body = body
     }
 }
+
+/// The storage form both machine kinds share: `snapshot` as sorted-key JSON without its delayed
+/// events (at `delayed`), and each delayed event as a ``PendingTimer`` whose body is its event.
+func storageForm<Snapshot: Encodable, Delayed, Event: Encodable>(
+    of snapshot: Snapshot, delayed: WritableKeyPath<Snapshot, [Delayed]>,
+    timer: (Delayed) -> (sendID: String, remaining: Duration, event: Event)
+) throws -> (state: Data, timers: [PendingTimer]) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var stripped = snapshot
+    let timers = try snapshot[keyPath: delayed].map { delayed in
+        let (sendID, remaining, event) = timer(delayed)
+        return PendingTimer(sendID: sendID, remaining: max(.zero, remaining), body: try encoder.encode(event))
+    }
+    stripped[keyPath: delayed] = []
+    return (try encoder.encode(stripped), timers)
+}
