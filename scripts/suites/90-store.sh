@@ -9,7 +9,8 @@ cd "$(dirname "$0")/../.."
 export STATECHART_PG_DIR="${STATECHART_PG_DIR:-$(mktemp -d /tmp/statechart-postgres-XXXXXX)}"
 log="$(mktemp)"
 trap 'scripts/postgres.sh stop; rm -f "$log"' EXIT
-eval "$(scripts/postgres.sh start)"
+started="$(scripts/postgres.sh start)"    # a failed start stops the script (set -e)
+eval "$started"
 swift build --build-tests 2>&1 | tee .build-log.txt
 if grep -E "^/.*(Sources|Tests)/(StatechartStore|StoreWorker)[^/]*/.*: warning:" .build-log.txt | grep -v "/.build/"; then
   echo "error: the store targets have warnings (listed above)" >&2
