@@ -18,36 +18,19 @@ final class PostgresSessionTests: XCTestCase {
         try await doors.processAvailable()
         let afterApplied = try await doors.send(.push(1), id: "a", to: "front")
         XCTAssertFalse(afterApplied, "an applied id is refused")
-        let before = try await store.load("front")
-
         // The server fails in the middle of the commit, after the snapshot's UPDATE.
-        _ = try await store.queryStrings("""
-            CREATE FUNCTION statechart_test_full() RETURNS trigger LANGUAGE plpgsql AS
-              $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; END $$
-            """)
-        _ = try await store.queryStrings("""
-            CREATE TRIGGER statechart_test_full BEFORE INSERT ON statechart_applied
-              FOR EACH ROW EXECUTE FUNCTION statechart_test_full()
-            """)
-        try await doors.send(.pull, id: "b", to: "front")
-        do {
-            try await doors.processNext()
-            XCTFail("the commit must fail")
-        } catch let error as DurableError {
-            guard case .storage(let message) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(message.contains("No space left on device"), message)
-        }
-        let afterFailure = try await store.load("front")
-        XCTAssertEqual(afterFailure, before, "no half commit")
-        let waiting = try await store.backlog().messages
-        XCTAssertEqual(waiting, 1, "the event still waits")
-
-        _ = try await store.queryStrings("DROP TRIGGER statechart_test_full ON statechart_applied")
-        _ = try await store.queryStrings("DROP FUNCTION statechart_test_full()")
-        try await doors.processAvailable()
-        let states = try await doors.snapshot(of: "front")?.machine.activeStates
-        XCTAssertEqual(states, [.closed], "applied once, after the failure")
-        let applied = try await store.appliedEvents("front")
-        XCTAssertEqual(applied, ["a", "b"])
+        try await checkFailedCommitWritesNothing(doors, message: "No space left on device", failMidway: {
+            _ = try await store.queryStrings("""
+                CREATE FUNCTION statechart_test_full() RETURNS trigger LANGUAGE plpgsql AS
+                  $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; END $$
+                """)
+            _ = try await store.queryStrings("""
+                CREATE TRIGGER statechart_test_full BEFORE INSERT ON statechart_applied
+                  FOR EACH ROW EXECUTE FUNCTION statechart_test_full()
+                """)
+        }, recover: {
+            _ = try await store.queryStrings("DROP TRIGGER statechart_test_full ON statechart_applied")
+            _ = try await store.queryStrings("DROP FUNCTION statechart_test_full()")
+        })
     }
 }
