@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the tests need, only those missing: libxml2 (SCXML
-# importer), pkg-config (how SwiftPM finds libxml2 and the built Duktape), gcc and make
-# (C core tests and warnings), the Cortex-M toolchain and QEMU (firmware tests), Graphviz (chart
-# export), valgrind (profiles).
+# importer), libsqlite3-dev (the durable-session store on SQLite, through GRDB), pkg-config (how
+# SwiftPM finds libxml2 and the built Duktape), gcc and make (C core tests and warnings), the
+# Cortex-M toolchain and QEMU (firmware tests), Graphviz (chart export), valgrind (profiles).
 # The ECMAScript datamodel's Duktape is built from Debian's source package by
 # scripts/build-duktape.sh (at the end), with the hook that stops runaway scripts.
 # clang (with libFuzzer and the sanitizers) ships with the Swift toolchain (/opt/swift/usr/bin).
 set -euo pipefail
-packages=(libxml2-dev pkg-config gcc make xz-utils gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm graphviz valgrind)
+packages=(libxml2-dev libsqlite3-dev pkg-config gcc make xz-utils gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm graphviz valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
