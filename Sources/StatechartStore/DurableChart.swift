@@ -118,7 +118,8 @@ extension StateMachine.Context {
     /// ```swift
     /// OnEntry { ctx in ctx.sendOutward(Shipping.ship(order: 17), to: "session:shipping") }
     /// ```
-    /// - Returns: `false` when the machine is not run by ``DurableSessions`` (nothing is sent).
+    /// - Returns: `false` when the machine is not run by ``DurableSessions`` or `event` cannot
+    ///   be encoded as JSON (nothing is sent).
     @discardableResult
     public func sendOutward<Message: Encodable>(_ event: Message, name: String? = nil, to target: String) -> Bool {
         guard let machine, let buffer = OutboxBuffer.buffer(of: machine),
