@@ -33,4 +33,25 @@ final class PostgresSessionTests: XCTestCase {
             _ = try await store.queryStrings("DROP FUNCTION statechart_test_full()")
         })
     }
+
+    func testASessionOfAnotherChartVersionIsRefusedAndLeftUntouched() async throws {
+        let url = try postgresURL()
+        try await resetPostgres(url)
+        let store = try PostgresSessionStore(url: url)
+        let v1 = DurableSessions(store: store, kind: DurableChart(try doorChart(), version: "door-1") { _ in DoorLog() })
+        try await v1.prepare()
+        try await v1.send(.pull, id: "a", to: "old")
+        try await v1.processAvailable()
+        let before = try await store.load("old")
+
+        let v2 = DurableSessions(store: store, kind: DurableChart(try doorChart(), version: "door-2") { _ in DoorLog() })
+        try await v2.send([(.pull, "b", "old"), (.pull, "c", "new")])
+        let work = try await v2.processAvailable()
+        let refused = SessionFault(session: "old", reason: DurableError.chartVersionMismatch(session: "old", stored: "door-1", expected: "door-2").description)
+        XCTAssertEqual(Set(work), [.faulted(refused), .committed(session: "new", version: 1)])
+        let after = try await store.load("old")
+        XCTAssertEqual(after, before, "left as stored")
+        let faults = try await store.faults()
+        XCTAssertEqual(faults, [refused])
+    }
 }
