@@ -11,6 +11,9 @@
 //   StatechartECMAScript  the ECMAScript datamodel on Duktape (separate, so others need no Duktape)
 //   StatechartLogging  machines' errors, transitions and SCXML <log> to a swift-log Logger
 //   statechart         the command-line tool
+//   StatechartStore    durable sessions (snapshots, event ids, outbox, timers) over a storage
+//                      protocol; StatechartStoreSQLite (GRDB) and StatechartStorePostgres
+//                      (postgres-nio) implement it, so only their users link a database client
 import PackageDescription
 
 let package = Package(
@@ -23,12 +26,18 @@ let package = Package(
         .library(name: "StatechartCodegen", targets: ["StatechartCodegen"]),
         .library(name: "StatechartLogging", targets: ["StatechartLogging"]),
         .executable(name: "statechart", targets: ["StatechartCLI"]),
+        .library(name: "StatechartStore", targets: ["StatechartStore"]),
+        .library(name: "StatechartStoreSQLite", targets: ["StatechartStoreSQLite"]),
+        .library(name: "StatechartStorePostgres", targets: ["StatechartStorePostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Only StatechartLogging uses it: the other libraries stay free of dependencies.
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Only the durable-session stores use them (StatechartStoreSQLite, StatechartStorePostgres).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: - C core
@@ -57,8 +66,9 @@ let package = Package(
             name: "StatechartExamples",
             dependencies: ["Statechart"],
             path: "Examples",
-            // Examples/C is the plain C firmware example, built with make, not SwiftPM.
-            exclude: ["C"]
+            // Examples/C is the plain C firmware example, built with make, not SwiftPM;
+            // Examples/OrderWorkflow is the durable-session example's own executable.
+            exclude: ["C", "OrderWorkflow"]
         ),
 
         // MARK: - SCXML importer
@@ -134,6 +144,42 @@ let package = Package(
             dependencies: ["StatechartSCXML", "StatechartECMAScript"],
             path: "Tests/Fuzz/SCXMLLoader"
         ),
+
+        // MARK: - Durable sessions
+
+        // The durable-session engine and the storage protocol: no database client.
+        .target(name: "StatechartStore", dependencies: ["Statechart", "StatechartSCXML"]),
+        // The embedded store: SQLite through GRDB (libsqlite3).
+        .target(
+            name: "StatechartStoreSQLite",
+            dependencies: ["StatechartStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The server store: PostgreSQL through postgres-nio, for many worker processes.
+        .target(
+            name: "StatechartStorePostgres",
+            dependencies: [
+                "StatechartStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The durable order workflow of the StatechartStore article, runnable.
+        .executableTarget(
+            name: "OrderWorkflowExample",
+            dependencies: ["StatechartStoreSQLite", "StatechartStorePostgres"],
+            path: "Examples/OrderWorkflow"
+        ),
+        // The worker process the crash tests start, kill and restart.
+        .executableTarget(
+            name: "StatechartStoreWorker",
+            dependencies: ["StatechartStoreSQLite", "StatechartStorePostgres"],
+            path: "Tests/StoreWorker"
+        ),
+        // Needs the worker built beside it (swift build --build-tests builds both) and, for the
+        // PostgreSQL tests, STATECHART_POSTGRES_URL (scripts/suites/90-store.sh sets it).
+        .testTarget(name: "StatechartStoreTests",
+                    dependencies: ["StatechartStoreSQLite", "StatechartStorePostgres", "StatechartECMAScript",
+                                   .product(name: "GRDB", package: "GRDB.swift")]),
 
         // MARK: - Tests
 
