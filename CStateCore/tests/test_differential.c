@@ -507,11 +507,13 @@ static bool run_plan_cases(uint32_t charts, harness *h, ref_machine *r) {
 /* The fast paths ran: replays of each kind, counted by the core (-DSC_PLAN_STATS=1 builds). */
 static void expect_replays(const sc_plan_stats *before, bool multiword) {
     const sc_plan_stats *now = &sc_plan_counters;
-    static const char *const names[] = { "", "UNHANDLED", "MASKS", "WALK", "GUARDED", "COMPUTE" };
-    for (int mode = SC_PLAN_UNHANDLED; mode <= SC_PLAN_GUARDED; mode++)
-        if (now->replays[mode] == before->replays[mode]) test_fail(__LINE__, "no %s plan was replayed", names[mode]);
-    if (now->guarded_outcomes == before->guarded_outcomes)
-        test_fail(__LINE__, "no GUARDED plan replayed the step of its choice");
+    static const char *const names[] = { "", "UNHANDLED", "MASKS", "STEPS", "COMPUTE" };
+    for (int kind = SC_PLAN_UNHANDLED; kind <= SC_PLAN_STEPS; kind++)
+        if (now->replays[kind] == before->replays[kind]) test_fail(__LINE__, "no %s plan was replayed", names[kind]);
+    if (now->guarded_replays == before->guarded_replays)
+        test_fail(__LINE__, "no GUARDED plan was replayed for the selection it recorded");
+    if (now->guarded_misses == before->guarded_misses)
+        test_fail(__LINE__, "no GUARDED plan met a selection other than the one it recorded");
     if (multiword && now->multiword_replays == before->multiword_replays)
         test_fail(__LINE__, "no multi-word plan was replayed");
     /* The fast path: plans that were the whole dispatch. Only required of the one-word charts:
@@ -672,7 +674,7 @@ static void test_leaf_keyed_walk_plans_replay_from_the_key(void) {
         STEP(h, "go", SC_OK, "exit:q2 exit:Q take:tgo2 enter:R init:R enter:r1", "P R r1");
     }
 #if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
-    EXPECT_EQ_U(sc_plan_counters.replays[SC_PLAN_WALK] - before.replays[SC_PLAN_WALK], 4);
+    EXPECT_EQ_U(sc_plan_counters.replays[SC_PLAN_STEPS] - before.replays[SC_PLAN_STEPS], 4);
     EXPECT_EQ_U(sc_plan_counters.multiword_replays - before.multiword_replays, 0);
 #endif
 }
