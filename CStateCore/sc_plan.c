@@ -1,16 +1,9 @@
 /*
- * sc_plan.c - the microstep cache: plans of external microsteps, keyed by the configuration and
- * the event; see sc_plan.h for what a plan is.
- *
- * On a miss, the algorithm (sc_step.c) runs the microstep with m->record set and notes in it what
- * it did; keep() judges that record (could the key alone have told it, did it make a callback)
- * and stores the plan. A replay applies the record through the algorithm's own functions, so it
- * makes the callbacks the algorithm would make, with the same arguments, in the same order.
- *
- * A machine keeps up to SC_PLAN_MAX_SETS x SC_PLAN_WAYS plans, set associative by configuration
- * (the event picks the way). A plan depends on the chart alone (and, for MASKS plans, on the
- * observers: sc_machine_set_host forgets every plan when they change), so none goes stale, not
- * even across sc_machine_restore; a full set only means the next miss overwrites one of its ways.
+ * sc_plan.c - the microstep cache; see sc_plan.h for what a plan is. On a miss the algorithm runs
+ * the microstep with a record (record_microstep); keep() judges the record and stores it as a
+ * plan. Plans are set associative by configuration (the event picks the way); a plan depends on
+ * the chart alone (a MASKS plan on the observers too: sc_machine_set_host forgets every plan when
+ * they change), so none goes stale, not even across sc_machine_restore.
  */
 #include "sc_plan.h"
 
@@ -20,10 +13,8 @@ _Static_assert(sizeof(sc_plan) == 24, "a plan is 24 bytes: a small chart's machi
 _Static_assert(sizeof(sc_plan_cache) == 16, "the cache header is 16 bytes (8-aligned plans follow)");
 _Static_assert(sizeof(sc_plan_step) % sizeof(uint64_t) == 0, "what follows the steps is 8-aligned");
 _Static_assert(SC_PLAN_STEP_STATES <= 16 && SC_PLAN_STEP_GUARDS <= 8, "entry_defaults, guard_outcomes: a bit each");
-_Static_assert(SC_PLAN_STEP_STATES <= SC_RECORD_MAX && SC_PLAN_STEP_TAKEN <= SC_RECORD_MAX && SC_PLAN_STEP_GUARDS <= SC_RECORD_MAX,
-               "a step is copied from a record");
-_Static_assert((sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS * sizeof(sc_plan)) / 8u <= UINT8_MAX, "a set's offset fits a byte");
-_Static_assert(SC_PLAN_MAX_SETS * SC_PLAN_WAYS <= UINT8_MAX && SC_PLAN_MAX_KEY_WORDS <= UINT8_MAX, "plan_count, key_words fit a byte");
+_Static_assert(SC_PLAN_STEP_STATES <= SC_RECORD_MAX && SC_PLAN_STEP_GUARDS <= 64, "a step is copied from a record");
+_Static_assert((sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS * sizeof(sc_plan)) / 8u <= UINT8_MAX, "set, plan_count fit a byte");
 _Static_assert(sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS *
                (sizeof(sc_plan) + sizeof(sc_plan_step) + 2u * SC_PLAN_MAX_KEY_WORDS * sizeof(uint64_t)) <= UINT16_MAX,
                "the cache's offsets fit 16 bits");
@@ -33,19 +24,15 @@ sc_plan_stats sc_plan_counters;
 #endif
 
 /* Whether the chart's microsteps can call back or raise by themselves (guards, content,
- * invocations, final states): only then are steps kept, for the machines keyed by words. */
+ * invocations, final states): only then do machines keyed by words keep steps. */
 static bool chart_calls_back(const sc_chart *c) {
     for (sc_id t = 0; t < c->transition_count; t++)
         if (c->transitions[t].guard != SC_NONE || c->transitions[t].action != SC_NONE) return true;
-    for (sc_id s = 0; s < c->state_count; s++) {
-        const sc_state *st = &c->states[s];
+    for (const sc_state *st = c->states; st < c->states + c->state_count; st++)
         if (st->on_entry != SC_NONE || st->on_exit != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE) || st->kind == SC_FINAL)
             return true;
-    }
     return false;
 }
-
-static size_t round_up8(size_t n) { return (n + 7u) & ~(size_t)7u; }
 
 /* Sets of plans for a chart: enough for its (configuration, event) pairs, at most
  * SC_PLAN_MAX_SETS. Configurations are bounded by the atomic states when the chart has no parallel
@@ -62,8 +49,7 @@ static uint32_t sets_for(const sc_chart *c) {
     return sets;
 }
 
-/* The cache's layout for a chart (see sc_plan_cache), written into `cache` if not NULL; returns
- * its bytes. */
+/* The cache's layout for a chart (sc_plan_cache), written into `cache` if not NULL; its bytes. */
 static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
     const uint32_t sets = sets_for(c);
     const size_t plans = (size_t)sets * SC_PLAN_WAYS;
@@ -77,7 +63,7 @@ static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
         cache->steps = steps;
         cache->words_offset = (uint16_t)words_at;
     }
-    return round_up8(words_at + (plans * 2u + 1u) * key_words * sizeof(uint64_t));
+    return words_at + plans * 2u * key_words * sizeof(uint64_t);
 }
 
 size_t sc_plan_cache_bytes(const sc_chart *c, uint32_t words) { return layout(c, words, NULL); }
@@ -86,11 +72,6 @@ void sc_plan_init(sc_machine *m) { layout(m->chart, m->words, sc_plan_cache_of(m
 
 static sc_plan_step *step_of(sc_plan_cache *cache, const sc_plan *p) {
     return (sc_plan_step *)(void *)(cache->plans + cache->plan_count) + (p - cache->plans);
-}
-
-/* The configuration before the microstep being recorded (keys with words). */
-static uint64_t *before_words(sc_plan_cache *cache) {
-    return (uint64_t *)(void *)((uint8_t *)cache + cache->words_offset) + (size_t)cache->plan_count * 2u * cache->key_words;
 }
 
 /* The key of a configuration of several words, never 0 but for "no key": a digest when the
@@ -126,12 +107,6 @@ sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_plan *set, s
         return p;
     }
     return NULL;
-}
-
-void sc_plan_apply_words(sc_machine *m, const sc_plan *at) {
-    sc_plan_cache *cache = sc_plan_cache_of(m);
-    const uint64_t *next = sc_plan_words(cache, at) + cache->key_words;
-    for (uint32_t i = 0; i < cache->key_words; i++) sc_block_configuration(m)[i] = next[i];
 }
 
 /* The kind of plan a record makes (sc_plan.h): COMPUTE when the key did not determine it or it
@@ -175,9 +150,9 @@ static sc_plan *slot_for(sc_plan_cache *cache, uint64_t key, sc_id event) {
 }
 
 /* Keeps the plan of the microstep recorded in r, taken for `event` from the configuration of key
- * `key` (its words in before_words for keys with words). A microstep that needs the algorithm is
- * kept too (SC_PLAN_COMPUTE), so it is judged once, not on every event. */
-static void keep(sc_machine *m, uint64_t key, sc_id event, const sc_record *r) {
+ * `key` (words `before`, keys with words). A microstep that needs the algorithm is kept too
+ * (SC_PLAN_COMPUTE), so it is judged once, not on every event. */
+static void keep(sc_machine *m, uint64_t key, sc_id event, const sc_record *r, const uint64_t *before) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     sc_plan plan = { .key = key, .event = event, .kind = kind_of(m, r), .flags = r->guard_count ? SC_PLAN_GUARDED : 0 };
     if (plan.kind == SC_PLAN_MASKS) {
@@ -190,25 +165,19 @@ static void keep(sc_machine *m, uint64_t key, sc_id event, const sc_record *r) {
     sc_plan *slot = slot_for(cache, key, event);
     *slot = plan;
     if (cache->steps && plan.kind != SC_PLAN_COMPUTE) {
+        bool steps = plan.kind == SC_PLAN_STEPS;     /* else only the guards are needed */
         sc_plan_step *step = step_of(cache, slot);
-        bool steps = plan.kind == SC_PLAN_STEPS;
-        step->exit_count = (uint8_t)(steps ? r->exit_count : 0);
-        step->entry_count = (uint8_t)(steps ? r->entry_count : 0);
-        step->taken_count = (uint8_t)(steps ? r->taken_count : 0);
-        step->entry_defaults = (uint16_t)r->entry_defaults;
-        step->guard_count = (uint8_t)r->guard_count;
-        step->guard_outcomes = (uint8_t)r->guard_outcomes;
-        for (uint32_t i = 0; i < step->guard_count; i++) step->guards[i] = r->guards[i];
-        for (uint32_t i = 0; i < step->exit_count; i++) step->states[i] = r->exits[i];
-        for (uint32_t i = 0; i < step->entry_count; i++) step->states[step->exit_count + i] = r->entries[i];
-        for (uint32_t i = 0; i < step->taken_count; i++) step->taken[i] = r->taken[i];
+        *step = (sc_plan_step){ .exit_count = (uint8_t)(steps ? r->exit_count : 0), .entry_count = (uint8_t)(steps ? r->entry_count : 0),
+                                .taken_count = (uint8_t)(steps ? r->taken_count : 0), .guard_count = (uint8_t)r->guard_count,
+                                .entry_defaults = (uint16_t)r->entry_defaults, .guard_outcomes = (uint8_t)r->guard_outcomes };
+        memcpy(step->states, r->exits, step->exit_count * sizeof(sc_id));
+        memcpy(step->states + step->exit_count, r->entries, step->entry_count * sizeof(sc_id));
+        memcpy(step->taken, r->taken, step->taken_count * sizeof(sc_id));
+        memcpy(step->guards, r->guards, step->guard_count * sizeof(sc_id));
     }
     if (cache->key_words) {
-        uint64_t *words = sc_plan_words(cache, slot);
-        for (uint32_t i = 0; i < cache->key_words; i++) {
-            words[i] = before_words(cache)[i];
-            words[cache->key_words + i] = sc_block_configuration(m)[i];
-        }
+        memcpy(sc_plan_words(cache, slot), before, cache->key_words * sizeof(uint64_t));
+        memcpy(sc_plan_words(cache, slot) + cache->key_words, sc_block_configuration(m), cache->key_words * sizeof(uint64_t));
     }
 }
 
@@ -216,18 +185,18 @@ static void keep(sc_machine *m, uint64_t key, sc_id event, const sc_record *r) {
  * plan. The first `answered` guard consultations are answered by `outcomes` (a bit each): a
  * GUARDED plan's replay asked them already. Returns whether a transition was taken. */
 static bool record_microstep(sc_machine *m, uint64_t key, const sc_event *event, uint32_t answered, uint64_t outcomes) {
-    sc_plan_cache *cache = sc_plan_cache_of(m);
+    uint64_t before[SC_PLAN_MAX_KEY_WORDS];
+    memcpy(before, sc_block_configuration(m), sc_plan_cache_of(m)->key_words * sizeof(uint64_t));
     sc_record record;
     record.guard_count = record.exit_count = record.taken_count = record.entry_count = 0;
     record.answered = answered;
     record.guard_outcomes = outcomes;
     record.entry_defaults = 0;
-    for (uint32_t i = 0; i < cache->key_words; i++) before_words(cache)[i] = sc_block_configuration(m)[i];
     m->record = &record;
     bool taken = sc_step_select(m, event);
     if (taken) sc_step_microstep(m, event);
     m->record = NULL;
-    keep(m, key, event->id, &record);
+    keep(m, key, event->id, &record, before);
     return taken;
 }
 
@@ -266,7 +235,10 @@ bool sc_plan_replay(sc_machine *m, sc_plan *found, const sc_event *event) {
 bool sc_plan_take_event(sc_machine *m, const sc_event *event) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     if (!cache->key) return sc_step_external_microstep(m, event);
-    sc_plan *found = sc_plan_find_in(m, cache, sc_plan_set_at(cache, cache->set), event->id);
+    sc_plan *set = sc_plan_set_at(cache, cache->set), *found = NULL;
+    if (cache->key_words) found = sc_plan_find_words(m, cache, set, event->id);
+    for (uint32_t w = 0; !cache->key_words && !found && w < SC_PLAN_WAYS; w++)
+        if (set[w].event == event->id && set[w].key == cache->key) found = set + w;
     if (found) return sc_plan_replay(m, found, event);
     return record_microstep(m, cache->key, event, 0, 0);
 }

@@ -1,16 +1,11 @@
 /*
- * sc_plan.h - the microstep cache ("plans"): its data, which sits right after the machine's
- * header in the machine's block, and its interface to sc_machine.c.
- *
- * A plan is the record of what an external event's microstep did from one configuration
- * (sc_record, written by sc_step.c while it runs the microstep), kept and applied again the next
- * time the same event comes in the same configuration. The cache never selects transitions or
- * computes an entry set itself: a replay applies the record through sc_step.c's own exit,
- * content and entry functions, or, when nothing observes the microstep, copies the
- * configuration it left.
- *
- * Built with SC_CONFIG_NO_PLAN_CACHE=1 the cache is left out (no memory in the machine, no
- * code): the functions at the end of this file are then the plain algorithm.
+ * sc_plan.h - the microstep cache ("plans"), right after the machine's header in its block, and
+ * its interface to sc_machine.c. A plan is the record (sc_record) of what an external event's
+ * microstep did from one configuration, applied again when the same event comes in the same
+ * configuration. The cache never selects transitions nor computes an entry set: a replay applies
+ * the record through sc_step.c's own exit, content and entry functions, or, when nothing observes
+ * the microstep, copies the configuration it left. SC_CONFIG_NO_PLAN_CACHE=1 leaves it out (no
+ * memory, no code): the functions at the end of this file are then the plain algorithm.
  */
 #ifndef SC_PLAN_H
 #define SC_PLAN_H
@@ -20,11 +15,9 @@
 #if !SC_CONFIG_NO_PLAN_CACHE
 
 /*
- * What may be a plan: a microstep that the configuration, the event and the transitions
- * selectTransitions chose determine. So no state with history is exited (its history would be
- * recorded) or entered (its entry may read a record), and no transition's domain is computed
- * (SC_TRANSITION_DYNAMIC_DOMAIN: it depends on history records). Every other microstep is a
- * SC_PLAN_COMPUTE plan: the algorithm runs it every time.
+ * What may be replayed: a microstep that the configuration, the event and the guards' outcomes
+ * determine. So no state with history is exited (it records) or entered (it may read a record),
+ * and no transition's domain is computed (SC_TRANSITION_DYNAMIC_DOMAIN: it reads records).
  *
  * The key of a configuration (0 is no key: nothing is looked up or kept):
  *   - a chart of at most 64 states: its configuration word;
@@ -39,14 +32,14 @@
  *                      (keys with words only), whatever the number of transitions.
  *   SC_PLAN_STEPS      the exits, transitions and entries of its sc_plan_step, replayed through
  *                      sc_step_exit_state, sc_step_take_transition and sc_step_enter_state.
- *   SC_PLAN_COMPUTE    not replayable (see above, or its step did not fit an sc_plan_step).
+ *   SC_PLAN_COMPUTE    not replayable (see above, or too large for an sc_plan_step): the
+ *                      algorithm runs it every time.
  * and its flags:
- *   SC_PLAN_GUARDED    selection consulted guards, so their outcomes decide the transitions with
- *                      the key: the replay asks the recorded guards (sc_plan_step.guards) in their
- *                      order and applies the plan only if each gives its recorded outcome. At the
- *                      first that does not, the algorithm selects, told the outcomes asked so far
- *                      (sc_record.answered: no guard is asked twice), and its record replaces
- *                      the plan.
+ *   SC_PLAN_GUARDED    selection consulted guards: the replay asks the recorded guards
+ *                      (sc_plan_step.guards) in order and applies the plan only if each gives its
+ *                      recorded outcome. At the first that does not, the algorithm selects, told
+ *                      the outcomes asked so far (no guard is asked twice), and its record
+ *                      replaces the plan.
  *   SC_PLAN_ENDS_UNHANDLED, SC_PLAN_ENDS_MASKS  an UNHANDLED or MASKS plan, not guarded, with no
  *                      eventless transition after it: its replay is the whole macrostep, so
  *                      sc_machine_dispatch's fast path returns right after it (one byte tested).
@@ -85,17 +78,12 @@ typedef struct sc_plan_step {
 } sc_plan_step;
 
 /*
- * The cache, `sets` x SC_PLAN_WAYS plans (sets: 1, 2 or 4, by the chart's (configuration, event)
- * pairs), then what some charts need per plan, in arrays indexed like the plans:
- *
- *   | header | plans[P] | steps[P] (if steps) | words[P][2 x key_words] | before[key_words] |
- *
+ * The cache: `sets` x SC_PLAN_WAYS plans (sets: 1, 2 or 4, by the chart's (configuration, event)
+ * pairs), then arrays indexed like the plans:  | header | plans | steps | words |
  * A configuration's plans are in the set its key selects (sc_plan_set_of), whatever the event;
- * a MASKS plan notes the set of the configuration it leaves, so a replay finds the next event's
- * plans without hashing. steps: charts with guards, content, invocations or final states, and
- * machines keyed by their leaf (quiet charts' microsteps are MASKS plans). words[i]: plan i's key
- * words, then the words after its MASKS microstep. before: the configuration before the
- * microstep being recorded.
+ * a MASKS plan notes the set it leaves to, so a replay finds the next plans without hashing.
+ * steps: charts with guards, content, invocations or final states, and machines keyed by their
+ * leaf. words (keys with words): each plan's key words, then the words after its MASKS microstep.
  */
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
@@ -109,8 +97,7 @@ typedef struct sc_plan_cache {
     sc_plan plans[];            /* plan_count of them */
 } sc_plan_cache;
 
-/* Test builds count replays (-DSC_PLAN_STATS=1), so the tests can show that each kind of replay
- * ran; not thread-safe, and compiled out of every other build. */
+/* Test builds count replays (-DSC_PLAN_STATS=1), to show each kind ran; not thread-safe. */
 #ifndef SC_PLAN_STATS
 #define SC_PLAN_STATS 0
 #endif
@@ -118,8 +105,7 @@ typedef struct sc_plan_cache {
 typedef struct sc_plan_stats {
     unsigned long replays[SC_PLAN_COMPUTE + 1];     /* by kind: plans found and used */
     unsigned long multiword_replays;                /* plans found by keys with words */
-    unsigned long guarded_replays, guarded_misses;  /* GUARDED plans whose guards gave, or did not
-                                                       give, the recorded outcomes */
+    unsigned long guarded_replays, guarded_misses;  /* GUARDED plans: recorded outcomes, or not */
     unsigned long fast_masks, fast_unhandled;       /* SC_PLAN_ENDS plans, the whole dispatch */
 } sc_plan_stats;
 extern sc_plan_stats sc_plan_counters;
@@ -128,7 +114,7 @@ extern sc_plan_stats sc_plan_counters;
 #define SC_PLAN_COUNT(field) ((void)0)
 #endif
 
-/* The cache follows the header in the machine's block (sc_machine.c lays it out). */
+/* The cache follows the header in the machine's block. */
 static inline sc_plan_cache *sc_plan_cache_of(sc_machine *m) {
     return (sc_plan_cache *)(void *)((uint8_t *)m + SC_MACHINE_HEADER_BYTES);
 }
@@ -149,10 +135,9 @@ static inline sc_plan *sc_plan_set_at(sc_plan_cache *cache, uint8_t set) {
     return (sc_plan *)(void *)((uint64_t *)(void *)cache + set);
 }
 
-/* The key words (then the words after its MASKS microstep) of plan p (keys with words). */
+/* The key words, then the words after its MASKS microstep, of plan p (keys with words). */
 static inline uint64_t *sc_plan_words(sc_plan_cache *cache, const sc_plan *p) {
-    uint64_t *all = (uint64_t *)(void *)((uint8_t *)cache + cache->words_offset);
-    return all + (size_t)(p - cache->plans) * 2u * cache->key_words;
+    return (uint64_t *)(void *)((uint8_t *)cache + cache->words_offset) + (size_t)(p - cache->plans) * 2u * cache->key_words;
 }
 
 /* The key of the configuration now (0: none); out of line for machines of several words. */
@@ -186,23 +171,16 @@ static inline void sc_plan_forget(sc_machine *m) {
     memset(cache->plans, 0, (size_t)cache->plan_count * sizeof(sc_plan));
 }
 
-/* The plan for (current key, event) in `set`, the current key's set, or NULL; keys with words
- * out of line, so the one-word lookup inlined into sc_machine_dispatch stays short. */
+/* The plan for (current key, event) in `set`, the current key's set, or NULL (keys with words;
+ * sc_machine_dispatch searches one-word keys itself). */
 sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_plan *set, sc_id event);
-static inline sc_plan *sc_plan_find_in(sc_machine *m, sc_plan_cache *cache, sc_plan *set, sc_id event) {
-    if (cache->key_words) return sc_plan_find_words(m, cache, set, event);
-    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++)
-        if (set[w].event == event && set[w].key == cache->key) return set + w;
-    return NULL;
-}
 
 /* Replays MASKS plan p (a copy of the plan at `at`, whose words it reads): the configuration,
  * eventless_states and the key; no callback. */
-void sc_plan_apply_words(sc_machine *m, const sc_plan *at);
 static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc_plan *at) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    if (cache->key_words) sc_plan_apply_words(m, at);
-    else sc_block_configuration(m)[0] = p->next_key;
+    for (uint32_t i = 0; i < cache->key_words; i++) sc_block_configuration(m)[i] = sc_plan_words(cache, at)[cache->key_words + i];
+    if (!cache->key_words) sc_block_configuration(m)[0] = p->next_key;
     cache->key = p->next_key;
     cache->set = p->next_set;
     m->eventless_states = p->eventless_after;
@@ -218,12 +196,11 @@ static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {
     return status;
 }
 
-/* An external event's microstep from `plan`, found for it. Returns whether a transition was
- * taken. */
+/* An external event's microstep from `plan`, found for it. Returns whether one was taken. */
 bool sc_plan_replay(sc_machine *m, sc_plan *plan, const sc_event *event);
 
 /* An external event's microstep: replayed from a plan when there is one, else run by the
- * algorithm and kept as a plan. Returns whether a transition was taken. */
+ * algorithm and kept as a plan. Returns whether one was taken. */
 bool sc_plan_take_event(sc_machine *m, const sc_event *event);
 
 #else /* SC_CONFIG_NO_PLAN_CACHE */
@@ -234,12 +211,8 @@ static inline void sc_plan_track(sc_machine *m) { (void)m; }
 static inline void sc_plan_forget(sc_machine *m) { (void)m; }
 static inline void sc_plan_gate(sc_machine *m) { (void)m; }
 static inline void sc_plan_close(sc_machine *m) { (void)m; }
-static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {
-    return sc_step_complete(m, handled);
-}
-static inline bool sc_plan_take_event(sc_machine *m, const sc_event *event) {
-    return sc_step_external_microstep(m, event);
-}
+static inline sc_status sc_plan_complete(sc_machine *m, bool handled) { return sc_step_complete(m, handled); }
+static inline bool sc_plan_take_event(sc_machine *m, const sc_event *event) { return sc_step_external_microstep(m, event); }
 
 #endif /* SC_CONFIG_NO_PLAN_CACHE */
 #endif /* SC_PLAN_H */
