@@ -20,6 +20,10 @@
  * lies between the first range's start and the last range's end.
  *
  * Nothing here allocates: all scratch space was carved out of the machine's block.
+ *
+ * While the plan cache records an external microstep (m->record, sc_internal.h), the functions
+ * that consult a guard, exit a state, run a transition's content and enter a state note it there;
+ * the cache replays such a record through those same functions. Nothing else here knows of it.
  */
 #include "sc_internal.h"
 
@@ -216,9 +220,9 @@ static void remove_conflicting_transitions(sc_machine *m) {
 
 /* The first transition of active atomic state a, or of its nearest ancestor that has one, that
  * `event` (NULL: eventless) enables, conditionMatch only when `evaluate_guards` (noted in
- * `record` if not NULL); NULL when there is none. `mask` is sc_event_mask(event). The one selection walk: selectTransitions and
- * sc_step_would_select (sc_machine_can_handle) both use it. Forced inline: select_transitions
- * calls it once per active atomic state on every dispatch that selects. */
+ * `record` if not NULL); NULL when there is none. `mask` is sc_event_mask(event). The one
+ * selection walk: selectTransitions and sc_step_would_select (sc_machine_can_handle) both use
+ * it. Forced inline: select_transitions calls it once per active atomic state. */
 static SC_ALWAYS_INLINE const sc_transition *first_enabled(sc_machine *m, sc_id a, const sc_event *event,
                                                            uint64_t mask, bool evaluate_guards, sc_record *record) {
     const sc_chart *c = m->chart;

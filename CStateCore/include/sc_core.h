@@ -34,12 +34,11 @@
  * Build configuration (define on the compiler's command line, the same for every file of the
  * core):
  *
- *   SC_CONFIG_NO_PLAN_CACHE=1   leave the microstep plan cache out (sc_plan.c): each machine is
- *                               up to 400 bytes smaller (784 for a chart with guards, 112 for a
- *                               chart as small as a turnstile) and the code about 5 KB smaller
- *                               (Cortex-M3, -Os); every external event then
- *                               runs the algorithm in full, with the same behaviour and callbacks.
- *                               Default 0: the cache is built in (see sc_machine_set_host).
+ *   SC_CONFIG_NO_PLAN_CACHE=1   leave the microstep plan cache out (sc_plan.c): no cache in a
+ *                               machine's block (sc_machine_size() tells what it holds) and less
+ *                               code; every external event then runs the algorithm in full, with
+ *                               the same behaviour and callbacks. Default 0: the cache is built
+ *                               in (see sc_machine_set_host). CStateCore/README.md gives sizes.
  *
  *     cc -std=c11 -Os -DSC_CONFIG_NO_PLAN_CACHE=1 -ICStateCore/include -c CStateCore/sc_*.c
  */
@@ -192,7 +191,7 @@ typedef struct sc_chart {
  * it: the host's action (and guard) callbacks never call sc_machine_raise(), sc_machine_post()
  * or sc_machine_dispatch() for this chart's machines. The core then gives its machines the
  * default queues of a silent chart (see sc_options): no internal slot and one external one
- * instead of 8 + 8, 240 bytes less per machine on a 64-bit target. It changes only those
+ * instead of 8 + 8 (15 sc_event slots less per machine). It changes only those
  * defaults: a host that raises anyway, or posts more than a slot, gets SC_ERR_QUEUE_FULL (or
  * grows the internal queue from sc_host.queue_full), never a lost event (from a callback the
  * entry point returns it too). `statechart generate c` sets it for documents whose generated guards and
@@ -376,7 +375,7 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
 /**
  * Builds a machine inside the caller's block `memory` of `size` bytes (static allocation).
  * `chart` and `host` must outlive the machine. The machine keeps `host` by reference, not a
- * copy (a copy would cost every machine 88 bytes on a 64-bit target): the struct must stay
+ * copy (machines of a program share one table instead of each carrying one): the struct must stay
  * where it is and unchanged while the machine uses it; to change callbacks, see
  * sc_machine_set_host(). Machines with the same callbacks and context may share one struct:
  *
@@ -409,8 +408,8 @@ void sc_machine_destroy(sc_machine *machine);
  *     sc_machine_set_host(m, &app->host);
  * Install observers (entered, exited, taken),
  * and `release` when events carry payloads, only while needed: a machine caches the microsteps
- * it has taken, and replays a cached microstep that makes no callback as two mask operations
- * on its configuration. Installing or removing an observer drops the cache. Returns SC_OK, or
+ * it has taken, and replays a cached microstep that makes no callback by copying in the
+ * configuration it leads to. Installing or removing an observer drops the cache. Returns SC_OK, or
  * SC_ERR_BAD_ARGUMENT for NULL arguments.
  */
 sc_status sc_machine_set_host(sc_machine *machine, const sc_host *host);
