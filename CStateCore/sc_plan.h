@@ -47,8 +47,8 @@
 #define SC_PLAN_WAYS 4u               /* a configuration's plans share one set of 4 ways */
 #define SC_PLAN_MAX_SETS 4u           /* fewer when the chart has fewer (configuration, event) pairs */
 #define SC_PLAN_MAX_KEY_WORDS 4u      /* keys with words: charts of up to 256 states */
-#define SC_PLAN_STEP_STATES 12u       /* an sc_plan_step exits and enters at most this many states */
-#define SC_PLAN_STEP_TAKEN 4u         /* ... and takes at most this many transitions */
+#define SC_PLAN_STEP_STATES 10u       /* an sc_plan_step exits and enters at most this many states */
+#define SC_PLAN_STEP_TAKEN 2u         /* ... and takes at most this many transitions */
 #define SC_PLAN_STEP_GUARDS 4u        /* ... after consulting at most this many guards */
 
 enum { SC_PLAN_UNHANDLED = 1, SC_PLAN_MASKS = 2, SC_PLAN_STEPS = 3, SC_PLAN_COMPUTE = 4 };
@@ -82,8 +82,8 @@ typedef struct sc_plan_step {
  * pairs), then arrays indexed like the plans:  | header | plans | steps | words |
  * A configuration's plans are in the set its key selects (sc_plan_set_of), whatever the event;
  * a MASKS plan notes the set it leaves to, so a replay finds the next plans without hashing.
- * steps: charts with guards, content, invocations or final states, and machines keyed by their
- * leaf. words (keys with words): each plan's key words, then the words after its MASKS microstep.
+ * steps: charts with guards, content (but the root's start-up) or invocations, and machines
+ * keyed by their leaf. words (keys with words): each plan's key words, then the words after its MASKS microstep.
  */
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
