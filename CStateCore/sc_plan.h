@@ -83,7 +83,8 @@ typedef struct sc_plan_step {
  * A configuration's plans are in the set its key selects (sc_plan_set_of), whatever the event;
  * a MASKS plan notes the set it leaves to, so a replay finds the next plans without hashing.
  * steps: charts with guards, content (but the root's start-up) or invocations, and machines
- * keyed by their leaf. words (keys with words): each plan's key words, then the words after its MASKS microstep.
+ * keyed by their leaf. words (keys with words): each plan's key words, then the words after
+ * its MASKS microstep.
  */
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
