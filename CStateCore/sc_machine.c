@@ -57,12 +57,13 @@ static bool chart_is_silent(const sc_chart *c) {
 }
 
 /* The layout of a machine for chart c with options o: SC_OK, SC_ERR_BAD_ARGUMENT (unknown flags)
- * or SC_ERR_BAD_CHART. */
+ * or what sc_chart_check returned (SC_ERR_BAD_CHART, SC_ERR_UNSUPPORTED). */
 static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l) {
     uint32_t flags = o ? o->flags : 0;
     if (flags & ~(uint32_t)SC_MACHINE_KNOWN_FLAGS) return SC_ERR_BAD_ARGUMENT;
     /* SC_MACHINE_TRUSTED_CHART: the caller has checked this chart (sc_core.h). */
-    if (!(flags & SC_MACHINE_TRUSTED_CHART) && sc_chart_check(c, NULL) != SC_OK) return SC_ERR_BAD_CHART;
+    sc_status checked = flags & SC_MACHINE_TRUSTED_CHART ? SC_OK : sc_chart_check(c, NULL);
+    if (checked != SC_OK) return checked;
     memset(l, 0, sizeof *l);
     l->flags = flags;
     l->words = (c->state_count + 63u) >> 6;

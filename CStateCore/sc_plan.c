@@ -216,6 +216,7 @@ bool sc_plan_replay(sc_machine *m, sc_plan *found, const sc_event *event) {
     const sc_plan_step *step = cache->steps ? step_of(cache, found) : NULL;
     SC_PLAN_COUNT(replays[plan.kind]);
     if (plan.kind == SC_PLAN_COMPUTE) return sc_step_external_microstep(m, event);
+#if !SC_CONFIG_NO_GUARDS
     if (plan.flags & SC_PLAN_GUARDED) {
         for (uint32_t i = 0; i < step->guard_count; i++) {
             uint64_t outcome = sc_step_condition(m, step->guards[i], event);
@@ -226,6 +227,7 @@ bool sc_plan_replay(sc_machine *m, sc_plan *found, const sc_event *event) {
         }
         SC_PLAN_COUNT(guarded_replays);
     }
+#endif
     if (plan.kind == SC_PLAN_UNHANDLED) return false;
     if (plan.kind == SC_PLAN_MASKS) sc_plan_apply_masks(m, &plan, found);
     else replay_step(m, step, event);

@@ -75,16 +75,21 @@ static void record_note(sc_id *list, uint32_t *count, sc_id s) {
 
 /* ---- conditionMatch (nameMatch is sc_name_match, sc_internal.h) ------------------------- */
 bool sc_step_condition(sc_machine *m, sc_id t, const sc_event *event) {
+#if SC_CONFIG_NO_GUARDS
+    (void)m, (void)t, (void)event;
+    return true;                /* sc_chart_check refused every guard */
+#else
     sc_id guard = m->chart->transitions[t].guard;
     if (guard == SC_NONE) return true;
     if (!m->host->guard) return false;
     return m->host->guard(m->host->context, m, guard, event);
+#endif
 }
 
 /* conditionMatch within selectTransitions: with a record, the consultation is noted, and the
  * first `answered` consultations take their outcomes from it instead of calling the guard. */
 static bool condition_match(sc_machine *m, const sc_transition *t, const sc_event *event, sc_record *record) {
-    if (t->guard == SC_NONE) return true;
+    if (SC_CONFIG_NO_GUARDS || t->guard == SC_NONE) return true;
     sc_id index = (sc_id)(t - m->chart->transitions);
     if (!record) return sc_step_condition(m, index, event);
     uint32_t i = record->guard_count++;

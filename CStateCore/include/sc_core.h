@@ -40,10 +40,17 @@
  *                               the same behaviour and callbacks. Default 0: the cache is built
  *                               in (see sc_machine_set_host). CStateCore/README.md gives sizes.
  *
+ *   SC_CONFIG_NO_GUARDS=1       leave guards out (conditionMatch and its host call): a chart
+ *                               whose transitions have a guard is refused by sc_chart_check (and
+ *                               so by sc_machine_init/create) with SC_ERR_UNSUPPORTED.
+ *
  *     cc -std=c11 -Os -DSC_CONFIG_NO_PLAN_CACHE=1 -ICStateCore/include -c CStateCore/sc_*.c
  */
 #ifndef SC_CONFIG_NO_PLAN_CACHE
 #define SC_CONFIG_NO_PLAN_CACHE 0
+#endif
+#ifndef SC_CONFIG_NO_GUARDS
+#define SC_CONFIG_NO_GUARDS 0
 #endif
 
 #include <stdbool.h>
@@ -84,8 +91,10 @@ typedef enum sc_status {
     SC_ERR_NOT_STARTED = -6, /**< sc_machine_start() has not run yet */
     SC_ERR_BUSY = -7,        /**< the call is not allowed from inside a callback */
     SC_ERR_INTERRUPTED = -8, /**< sc_machine_interrupt() stopped the macrostep between two microsteps */
-    SC_ERR_BAD_TARGETS = -9  /**< a transition's targets, history resolved, cannot be active together:
+    SC_ERR_BAD_TARGETS = -9, /**< a transition's targets, history resolved, cannot be active together:
                                   it was not taken (reported through sc_host.error) */
+    SC_ERR_UNSUPPORTED = -10 /**< the tables use a feature this build of the core leaves out
+                                  (SC_CONFIG_NO_*; sc_chart_check names the table and index) */
 } sc_status;
 
 /** A short English description of a status code ("runaway eventless loop", ...). */
@@ -219,7 +228,8 @@ typedef struct sc_chart_error {
  * pools), plus, per transition, O(targets^2 x depth) to check that its targets (each history
  * counted by its default targets) can be active together. A root whose initial transition
  * targets two of its children, or a transition to "a1 b1" where both lie in one compound state,
- * is rejected. Returns SC_OK or SC_ERR_BAD_CHART with *error filled (error may be NULL).
+ * is rejected. Returns SC_OK, or SC_ERR_BAD_CHART (or SC_ERR_UNSUPPORTED: a feature this build
+ * leaves out, SC_CONFIG_NO_*) with *error filled (error may be NULL).
  */
 sc_status sc_chart_check(const sc_chart *chart, sc_chart_error *error);
 
@@ -384,7 +394,8 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  *     sc_machine *m;
  *     if (sc_machine_init(&m, block, sizeof block, &chart, &host, NULL) != SC_OK) fail();
  *
- * The machine is not started. Returns SC_OK, SC_ERR_BAD_CHART, SC_ERR_NO_MEMORY (block too small) or
+ * The machine is not started. Returns SC_OK, SC_ERR_BAD_CHART (SC_ERR_UNSUPPORTED: a feature
+ * this build leaves out), SC_ERR_NO_MEMORY (block too small) or
  * SC_ERR_BAD_ARGUMENT (a NULL pointer, or an unknown bit in options->flags).
  */
 sc_status sc_machine_init(sc_machine **machine, void *memory, size_t size, const sc_chart *chart,
