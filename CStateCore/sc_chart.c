@@ -113,6 +113,8 @@ static sc_status check_shape(const sc_chart *c, sc_id s, sc_chart_error *error) 
     const char *S = "states";
     const sc_state *st = &c->states[s];
     if (st->kind > SC_HISTORY_DEEP) return fail(error, "unknown kind", S, s);
+    if (SC_CONFIG_NO_PARALLEL && st->kind == SC_PARALLEL)
+        return unsupported(error, "a parallel state, in a core built with SC_CONFIG_NO_PARALLEL", S, s);
     if (st->last_descendant < s || st->last_descendant >= c->state_count)
         return fail(error, "last_descendant out of range", S, s);
     if (s == 0) {

@@ -261,7 +261,7 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
         /* enabledTransitions is an ordered set: an ancestor's transition may have been selected
          * already, from an earlier atomic state below it. */
         bool seen = false;
-        if (t->source != a) {
+        if (!SC_CONFIG_NO_PARALLEL && t->source != a) {
             for (uint32_t k = m->enabled_count; k-- > 0 && !seen;)
                 seen = sc_block_enabled(m)[k].transition == index;
         }
@@ -275,7 +275,8 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
             m->enabled_count++;
         }
     }
-    if (m->enabled_count > 1) remove_conflicting_transitions(m);
+    /* One active atomic state without parallel states: one transition at most, no conflict. */
+    if (!SC_CONFIG_NO_PARALLEL && m->enabled_count > 1) remove_conflicting_transitions(m);
 }
 
 bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_guards) {
@@ -371,7 +372,7 @@ static bool has_child_in(const sc_chart *c, const uint64_t *set, sc_id s) {
 static bool complete_entry_set(sc_machine *m, sc_id s) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
-    if (st->kind == SC_PARALLEL) {
+    if (!SC_CONFIG_NO_PARALLEL && st->kind == SC_PARALLEL) {
         SC_FOR_EACH_CHILD(c, s, child)
             if (!sc_is_history(c->states[child].kind)) sc_bit_set(sc_block_entry_set(m), child);
     } else if (st->kind == SC_COMPOUND && !has_child_in(c, sc_block_entry_set(m), s)) {
@@ -392,7 +393,7 @@ static bool is_in_final_state(const sc_machine *m, sc_id s) {
             if (c->states[child].kind == SC_FINAL && sc_bit_test(sc_block_configuration(m), child)) return true;
         return false;
     }
-    if (kind == SC_PARALLEL) {
+    if (!SC_CONFIG_NO_PARALLEL && kind == SC_PARALLEL) {
         SC_FOR_EACH_CHILD(c, s, child)
             if (!sc_is_history(c->states[child].kind) && !is_in_final_state(m, child)) return false;
         return true;
@@ -419,7 +420,7 @@ static void enter_final_state(sc_machine *m, sc_id s) {
         raise_core_event(m, done);
     }
     sc_id grandparent = c->states[parent].parent;
-    if (grandparent != SC_NONE && c->states[grandparent].kind == SC_PARALLEL &&
+    if (!SC_CONFIG_NO_PARALLEL && grandparent != SC_NONE && c->states[grandparent].kind == SC_PARALLEL &&
         is_in_final_state(m, grandparent)) {
         sc_event pdone = { c->states[grandparent].done_event, 0, 0 };
         if (pdone.id != SC_NONE) raise_core_event(m, pdone);

@@ -40,6 +40,9 @@
  *                               the same behaviour and callbacks. Default 0: the cache is built
  *                               in (see sc_machine_set_host). CStateCore/README.md gives sizes.
  *
+ *   SC_CONFIG_NO_PARALLEL=1     leave parallel states out (their completion and done events,
+ *                               conflict removal between regions): a chart with an SC_PARALLEL
+ *                               state is refused by sc_chart_check with SC_ERR_UNSUPPORTED.
  *   SC_CONFIG_NO_GUARDS=1       leave guards out (conditionMatch and its host call): a chart
  *                               whose transitions have a guard is refused by sc_chart_check (and
  *                               so by sc_machine_init/create) with SC_ERR_UNSUPPORTED.
@@ -51,6 +54,9 @@
 #endif
 #ifndef SC_CONFIG_NO_GUARDS
 #define SC_CONFIG_NO_GUARDS 0
+#endif
+#ifndef SC_CONFIG_NO_PARALLEL
+#define SC_CONFIG_NO_PARALLEL 0
 #endif
 
 #include <stdbool.h>

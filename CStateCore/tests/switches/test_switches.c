@@ -4,7 +4,8 @@
  * (sc_chart_check naming the table and index, sc_machine_create returning NULL), and still runs
  * a chart that does not.
  *
- * The charts: two states, a --go--> b; "needs" adds what the switch leaves out.
+ * The charts: two states, a --go--> b; "needs" adds what the switch leaves out, and
+ * REFUSED_TABLE, REFUSED_INDEX are where sc_chart_check must find it.
  */
 #include "sc_core.h"
 
@@ -45,7 +46,16 @@ static sc_chart make_chart(bool needs_feature) {
                                       .guard = SC_NONE, .action = SC_NONE };
     if (needs_feature) {
 #if SC_CONFIG_NO_GUARDS
-        transitions[0].guard = 0;
+        transitions[0].guard = 0;           /* a guarded go */
+#define REFUSED_TABLE "transitions"
+#define REFUSED_INDEX 0
+#elif SC_CONFIG_NO_PARALLEL
+        states[2].kind = SC_PARALLEL;       /* b: a parallel state (of no regions) */
+#define REFUSED_TABLE "states"
+#define REFUSED_INDEX 2
+#else
+#define REFUSED_TABLE "(a switch)"
+#define REFUSED_INDEX 0
 #endif
     }
     sc_chart c = { .states = states, .state_count = 3, .transitions = transitions, .transition_count = 2,
@@ -74,8 +84,9 @@ int main(void) {
     sc_chart_error error = { 0 };
     sc_status status = sc_chart_check(&needing, &error);
     CHECK(status == SC_ERR_UNSUPPORTED, "a chart that needs the feature is refused: status %d", (int)status);
-    CHECK(error.table && strcmp(error.table, "transitions") == 0 && error.index == 0,
-          "the refusal names transition 0: %s %u", error.table ? error.table : "(none)", (unsigned)error.index);
+    CHECK(error.table && strcmp(error.table, REFUSED_TABLE) == 0 && error.index == REFUSED_INDEX,
+          "the refusal names %s %u: %s %u", REFUSED_TABLE, (unsigned)REFUSED_INDEX,
+          error.table ? error.table : "(none)", (unsigned)error.index);
     CHECK(error.message && strstr(error.message, "SC_CONFIG_NO_"), "the message names the switch: %s",
           error.message ? error.message : "(none)");
     CHECK(sc_machine_create(&needing, &host, NULL) == NULL, "no machine is made of it");
