@@ -4,8 +4,8 @@
 //
 // Layers, bottom up (see ARCHITECTURE.md):
 //   CStateCore         C11 table-driven dispatch core (no dependencies, usable from plain C)
-//   CMachineLock       the Swift runtime's per-machine lock and callback frames, and the C
-//                      trampolines that call its guards and actions (C, for the fast paths)
+//   CMachineLock       the Swift runtime's per-machine lock (C, so its fast path inlines)
+//   CCallbackFrame     which machine's callback a thread runs: what an ActionContext checks (C)
 //   Statechart         Swift chart definitions, the compiler to CStateCore tables, typed DSL, runtime
 //   StatechartSCXML    SCXML 1.0 importer (libxml2), null datamodel, executable content
 //   StatechartECMAScript  the ECMAScript datamodel on Duktape (separate, so others need no Duktape)
@@ -44,12 +44,12 @@ let package = Package(
 
         // The per-machine lock of the Swift runtime: an inline fast path (plain stores while
         // the process has one thread), futex slow path. Not part of the core, which never locks.
-        // Beside it the callback frames and the trampolines the core calls for Swift guards and
-        // actions (machine_trampoline.h).
-        .target(name: "CMachineLock", dependencies: ["CStateCore"]),
+        .target(name: "CMachineLock"),
+        // The thread-local callback frames an ActionContext is checked against (callback_frame.h).
+        .target(name: "CCallbackFrame"),
         .target(
             name: "Statechart",
-            dependencies: ["CStateCore", "CMachineLock"]
+            dependencies: ["CStateCore", "CMachineLock", "CCallbackFrame"]
         ),
 
         // Example charts written with the typed DSL: built, tested, and shown in the docs.

@@ -62,6 +62,19 @@ let package = Package(
             ]
         ),
 
+        // MARK: - ECMAScript datamodel against Qt SCXML
+
+        // bench-ecmascript: one chart on the SCXML machine with the ECMAScript datamodel, in a
+        // process of its own (ns per event, sessions per second, resident bytes per session);
+        // scripts/bench.sh puts its figures beside Benchmarks/Qt's.
+        .executableTarget(
+            name: "bench-ecmascript",
+            dependencies: [
+                .product(name: "StatechartSCXML", package: "Statechart"),
+                .product(name: "StatechartECMAScript", package: "Statechart"),
+            ]
+        ),
+
         // MARK: - ordo-one/benchmark suite
 
         .executableTarget(

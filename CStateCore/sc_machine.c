@@ -3,9 +3,8 @@
  * guard the algorithm (sc_step.c, through the plan cache of sc_plan.c when it is built in),
  * accessors and snapshots.
  */
+#include "sc_machine.h"
 #include "sc_plan.h"
-
-#include <stdlib.h>
 
 /* Small: a slot is an sc_event (16 bytes, 12 on 32-bit targets), and most charts raise or post
  * a few events per macrostep. Hosts that raise more size the queues in sc_options or grow the
@@ -165,18 +164,6 @@ sc_status sc_machine_init(sc_machine **out, void *memory, size_t size, const sc_
     return SC_OK;
 }
 
-sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const sc_options *options) {
-    /* One layout, so the chart is checked once (sc_machine_size + sc_machine_init would check
-     * it twice). */
-    sc_layout l;
-    if (!chart || !host || compute_layout(chart, options, &l) != SC_OK) return NULL;
-    void *memory = malloc(l.size);   /* malloc's alignment covers the 8 bytes required */
-    if (!memory) return NULL;
-    sc_machine *m = init_with_layout(memory, chart, host, &l);
-    m->owns_memory = true;
-    return m;
-}
-
 sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
     if (!m || !host) return SC_ERR_BAD_ARGUMENT;
     /* Plans are kept quiet or not by the observers installed when they are recorded: when the
@@ -205,11 +192,7 @@ static void release_queues(sc_machine *m) {
     release_queue(m, &m->external, sc_block_external_slots(m));
 }
 
-void sc_machine_destroy(sc_machine *m) {
-    if (!m) return;
-    release_queues(m);
-    if (m->owns_memory) free(m);
-}
+void sc_machine_release_queued(sc_machine *m) { release_queues(m); }
 
 /* ---- entry points ------------------------------------------------------------------------- */
 

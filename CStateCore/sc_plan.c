@@ -23,14 +23,14 @@ _Static_assert(sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS *
 sc_plan_stats sc_plan_counters;
 #endif
 
-/* Whether the chart's microsteps can call back by themselves (guards, content, invocations; the
- * root's initial transition runs only in sc_machine_start): only then do machines keyed by words
- * keep steps. */
+/* Whether machines keyed by words keep steps: charts with guards or invocations (the facts
+ * SC_MACHINE_SIZE in sc_core.h is given). Other charts' microsteps with callbacks run the
+ * algorithm. */
 static bool chart_calls_back(const sc_chart *c) {
     for (sc_id t = 0; t < c->transition_count; t++)
-        if (c->transitions[t].guard != SC_NONE || (c->transitions[t].action != SC_NONE && t != c->states[0].initial)) return true;
+        if (c->transitions[t].guard != SC_NONE) return true;
     for (const sc_state *st = c->states; st < c->states + c->state_count; st++)
-        if (st->on_entry != SC_NONE || st->on_exit != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE)) return true;
+        if (st->flags & SC_STATE_HAS_INVOKE) return true;
     return false;
 }
 

@@ -82,8 +82,7 @@ typedef struct sc_plan_step {
  * pairs), then arrays indexed like the plans:  | header | plans | steps | words |
  * A configuration's plans are in the set its key selects (sc_plan_set_of), whatever the event;
  * a MASKS plan notes the set it leaves to, so a replay finds the next plans without hashing.
- * steps: charts with guards, content (but the root's start-up) or invocations, and machines
- * keyed by their leaf. words (keys with words): each plan's key words, then the words after
+ * steps: charts with guards or invocations, and machines keyed by their leaf. words (keys with words): each plan's key words, then the words after
  * its MASKS microstep.
  */
 typedef struct sc_plan_cache {

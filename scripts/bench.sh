@@ -52,3 +52,25 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$tool" --rounds "$rounds" --millis "$millis" --load-rounds "$load_rounds" ${wall[@]+"${wall[@]}"} \
   --c-results "$out/c-results.tsv" --results "$out/million.tsv"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ECMAScript datamodel against Qt SCXML (issue 29): the ECMAScript chart, the W3C-like chart and
+# the null turnstile on the SCXML machine (Benchmarks/Sources/bench-ecmascript) and, when Debian's
+# qt6-scxml-dev is installed, on QScxmlStateMachine::fromFile (Benchmarks/Qt); each chart and
+# runner in a process of its own, so resident bytes per session are that chart's alone.
+echo "== ECMAScript datamodel against Qt SCXML" >&2
+(cd Benchmarks && swift build -c release --scratch-path .build-bench --product bench-ecmascript) >&2
+ecmascript_tool="$(cd Benchmarks && swift build -c release --scratch-path .build-bench --show-bin-path)/bench-ecmascript"
+qt_tool=""
+if pkg-config --exists Qt6Scxml 2>/dev/null; then
+  make -s -C Benchmarks/Qt OUT="$PWD/$out" >&2 && qt_tool="$out/qt_bench"
+else
+  echo "   (Qt SCXML not installed: apt-get install -y qt6-scxml-dev adds its figures)" >&2
+fi
+: >"$out/ecmascript.tsv"
+for chart in ecmascript w3clike turnstile; do
+  "$ecmascript_tool" "scxml/bench/$chart.scxml" --rounds "$rounds" --millis "$millis" >>"$out/ecmascript.tsv"
+  if [ -n "$qt_tool" ]; then
+    "$qt_tool" "scxml/bench/$chart.scxml" --rounds "$rounds" --millis "$millis" >>"$out/ecmascript.tsv"
+  fi
+done
+awk -F'\t' -f scripts/bench-ecmascript-table.awk "$out/ecmascript.tsv"

@@ -1,35 +1,35 @@
 #!/usr/bin/env bash
-# Prints the footprint table of CStateCore/README.md: flash and RAM of the C core and of
-# generated charts on a Cortex-M3, built with arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os
-# -DNDEBUG (-ffunction-sections -fdata-sections, linked with --gc-sections against newlib-nano),
-# with and without the plan cache (SC_CONFIG_NO_PLAN_CACHE=1); the core through
-# `make -C CStateCore lib`.
+# Prints the footprint tables of CStateCore/README.md: flash and RAM of the C core for generated
+# charts on a Cortex-M3 and a Cortex-M0, each chart's firmware built as a firmware developer
+# builds it from `statechart generate c --trace-main`:
 #
-#   flash  .text + .rodata the linker kept, summed per object file from the link map: the core's
-#          objects (CStateCore/*.c) and the chart's generated NAME.c (tables, names, actions)
-#   RAM    the machine block, sc_machine_size() as the firmware computes it on the target
-#          (32-bit pointers), for the core's default queue capacities and for 4 + 4 slots
+#   - the core through `make -C CStateCore lib` with the chart's generated switches
+#     (CONFIG="-include NAME_config.h") and arm-none-eabi-gcc -mcpu=cortex-mN -mthumb -Os -DNDEBUG
+#     -ffunction-sections -fdata-sections;
+#   - the generated NAME.c and NAME_main.c (the `statechart trace` program) compiled the same way,
+#     linked with --gc-sections against newlib-nano (its system calls stubbed: it is measured,
+#     not run) and Examples/C/cortex-m's startup code and linker script.
 #
-# Each chart is generated with `statechart generate c`, linked into the smallest complete firmware
-# (Examples/C/cortex-m/footprint.c: a static machine that starts and dispatches the chart's
-# events) and run under qemu-system-arm, which prints the RAM figures.
+#   core flash   .text + .rodata the linker kept from libcstatecore.a, summed per input section
+#                from the link map: what the trace program pulls from the core
+#   chart flash  the same for NAME.o: tables, names, guard and action functions
+#   RAM          bytes of one machine: NAME_MACHINE_SIZE as the target compiler computes it
+#                (SC_MACHINE_SIZE, sc_machine_size() exactly, see sc_core.h) for NAME_options, and
+#                the same without queue slots (queues a firmware may share or leave out)
+#   full core    every object of the library built with no switch (every feature), summed
 #
-#   scripts/footprint.sh          # the table, in Markdown
+#   scripts/footprint.sh          # the tables, in Markdown
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-charts=(scxml/bench/turnstile.scxml scxml/bench/hierarchical.scxml scxml/examples/traffic-light.scxml
-        scxml/examples/microwave.scxml)
+charts=("turnstile:scxml/bench/turnstile.scxml" "traffic light:scxml/examples/traffic-light.scxml"
+        "door:scxml/fixtures/door.scxml")
+boards=("Cortex-M3:cortex-m3:mps2-an385" "Cortex-M0:cortex-m0:microbit")
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 swift build --product statechart >&2
 statechart="$(swift build --show-bin-path)/statechart"
-
 fw=Examples/C/cortex-m
-arch=(-mcpu=cortex-m3 -mthumb)
-optimize=("${arch[@]}" -Os -ffunction-sections -fdata-sections -DNDEBUG)   # a release build
-cflags=(-std=c11 -Wall -Wextra -Wpedantic -Werror "${optimize[@]}")
 
 # flash_of MAP REGEX: bytes of the .text* and .rodata* input sections the link kept from the
 # input files matching REGEX (an archive member reads "lib.a(member.o)"), from the link map's
@@ -52,57 +52,60 @@ flash_of() {
   ' "$1"
 }
 
-printf '| chart | states, transitions | plan cache | core flash | chart flash | machine RAM, NAME_options | machine RAM, 4 + 4 queue slots | stack, whole run |\n'
-printf '|---|---|---|---:|---:|---:|---:|---:|\n'
-for variant in with without; do
-  defines=()
-  [ "$variant" = without ] && defines=(-DSC_CONFIG_NO_PLAN_CACHE=1)
-  objects="$work/$variant"
-  mkdir -p "$objects"
-  # The core as CStateCore's Makefile builds its library, for the target.
-  make -s -C CStateCore lib CC=arm-none-eabi-gcc AR=arm-none-eabi-ar BUILD="$objects/core" \
-    CFLAGS="${optimize[*]}" CONFIG="${defines[*]:-}" >&2
-  cp "$objects/core/libcstatecore.a" "$objects/"
-  for source in $fw/startup.c $fw/semihosting.c; do
-    arm-none-eabi-gcc "${cflags[@]}" -c "$source" -o "$objects/$(basename "$source" .c).o"
-  done
-  for chart in "${charts[@]}"; do
-    base=$(basename "$chart" .scxml)
-    name=${base//-/_}
-    dir="$work/$variant/$name"
+# size_of OBJECT SYMBOL: the size in bytes of a data object, from the symbol table.
+size_of() { arm-none-eabi-nm -S -t d "$1" | awk -v s="$2" '$4 == s { print $2 + 0 }'; }
+
+for board in "${boards[@]}"; do
+  IFS=: read -r label cpu machine <<<"$board"
+  arch=(-mcpu="$cpu" -mthumb)
+  optimize=("${arch[@]}" -Os -ffunction-sections -fdata-sections -DNDEBUG)   # a release build
+  cflags=(-std=c11 -Wall -Wextra -Wpedantic -Werror "${optimize[@]}")
+  echo
+  echo "**$label** (\`arm-none-eabi-gcc -mcpu=$cpu -mthumb -Os\`, newlib-nano, \`--gc-sections\`, linked for the \`$machine\` board)"
+  echo
+  printf '| firmware | switches (NAME_config.h) | core flash | chart flash | RAM per machine, no queue slots | RAM per machine, NAME_options queues |\n'
+  printf '|---|---|---:|---:|---:|---:|\n'
+  for entry in "${charts[@]}"; do
+    row=${entry%%:*}
+    chart=${entry#*:}
+    name=$(basename "$chart" .scxml)
+    name=${name//-/_}
+    dir="$work/$cpu/$name"
     mkdir -p "$dir"
-    "$statechart" generate c "$chart" -o "$dir" --name "$name" >&2
-    events="${chart%.scxml}.events"
-    sed -e 's/\r$//' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$/",/' "$events" >"$dir/script.inc"
-    arm-none-eabi-gcc "${cflags[@]}" "${defines[@]}" -ICStateCore/include -c "$dir/$name.c" -o "$dir/$name.o"
-    # No-op definitions of the hooks the header declares (a real firmware implements them).
-    {
-      echo "#include \"$name.h\""
-      grep -q "${name}_log(" "$dir/$name.h" && \
-        echo "void ${name}_log(void *c, const char *l, const char *m) { (void)c; (void)l; (void)m; }"
-      grep -q "${name}_timer_start(" "$dir/$name.h" && {
-        echo "void ${name}_timer_start(void *c, sc_machine *m, const char *i, sc_event e, uint32_t d) { (void)c; (void)m; (void)i; (void)e; (void)d; }"
-        echo "void ${name}_timer_cancel(void *c, sc_machine *m, const char *i) { (void)c; (void)m; (void)i; }"
-      }
-      true
-    } >"$dir/hooks.c"
-    arm-none-eabi-gcc "${cflags[@]}" -ICStateCore/include -I"$dir" -c "$dir/hooks.c" -o "$dir/hooks.o"
-    arm-none-eabi-gcc "${cflags[@]}" "${defines[@]}" -ICStateCore/include -I"$dir" -I$fw \
-      -DFOOTPRINT_HEADER="\"$name.h\"" -DFOOTPRINT_NAME="$name" -c $fw/footprint.c -o "$dir/footprint.o"
-    arm-none-eabi-gcc "${arch[@]}" -nostartfiles --specs=nano.specs -T $fw/mps2-an385.ld -Wl,--gc-sections \
-      -Wl,-Map="$dir/firmware.map" "$objects/startup.o" "$objects/semihosting.o" "$dir/footprint.o" \
-      "$dir/hooks.o" "$dir/$name.o" "$objects/libcstatecore.a" -o "$dir/firmware.elf"
+    "$statechart" generate c "$chart" -o "$dir" --name "$name" --trace-main >&2
+    config=(-include "$dir/${name}_config.h")
+    make -s -C CStateCore lib CC=arm-none-eabi-gcc AR=arm-none-eabi-ar BUILD="$dir/core" \
+      CFLAGS="${optimize[*]}" CONFIG="${config[*]}" >&2
+    for source in $fw/startup.c $fw/semihosting.c; do
+      arm-none-eabi-gcc "${cflags[@]}" -c "$source" -o "$dir/$(basename "$source" .c).o"
+    done
+    for source in "$dir/$name.c" "$dir/${name}_main.c"; do
+      arm-none-eabi-gcc "${cflags[@]}" "${config[@]}" -ICStateCore/include -I"$dir" -c "$source" \
+        -o "${source%.c}.o"
+    done
+    # The machine's bytes as this target and these switches make them: SC_MACHINE_SIZE of the
+    # header's facts, with NAME_options' queues and with none.
+    facts=$(sed -n "s/^#define ${name}_MACHINE_SIZE SC_MACHINE_SIZE(\(.*\))$/\1/p" "$dir/$name.h")
+    no_queues=$(echo "$facts" | sed 's/, [0-9]*u, [0-9]*u$/, 0u, 0u/')
+    printf '#include "%s.h"\nchar ram_default[%s_MACHINE_SIZE];\nchar ram_no_queues[SC_MACHINE_SIZE(%s)];\n' \
+      "$name" "$name" "$no_queues" >"$dir/probe.c"
+    arm-none-eabi-gcc "${cflags[@]}" "${config[@]}" -fno-common -ICStateCore/include -I"$dir" -c "$dir/probe.c" -o "$dir/probe.o"
+    arm-none-eabi-gcc "${arch[@]}" -nostartfiles --specs=nano.specs --specs=nosys.specs -L$fw -T $fw/$machine.ld \
+      -Wl,--gc-sections -Wl,--defsym=end=bss_end -Wl,-Map="$dir/firmware.map" \
+      "$dir/startup.o" "$dir/semihosting.o" "$dir/${name}_main.o" "$dir/$name.o" "$dir/core/libcstatecore.a" \
+      -o "$dir/firmware.elf" 2>"$dir/link.txt" || { cat "$dir/link.txt" >&2; exit 1; }
     core_flash=$(flash_of "$dir/firmware.map" 'libcstatecore[.]a[(]')
     chart_flash=$(flash_of "$dir/firmware.map" "/${name}[.]o\$")
-    report=$(timeout 60 qemu-system-arm -machine mps2-an385 -nographic -monitor none -serial null \
-               -semihosting-config enable=on,target=native -kernel "$dir/firmware.elf" </dev/null)
-    # "machine 1234 default 456 small 2048 header 12 states 9 transitions 312 stack"
-    read -r _ ram_default _ ram_small _ header _ states _ transitions _ stack _ <<<"$report"
-    if [ "$ram_default" -gt "$header" ]; then
-      echo "error: ${name}_MACHINE_SIZE ($header) is less than sc_machine_size() on the target ($ram_default)" >&2
-      exit 1
-    fi
-    printf '| %s | %s, %s | %s | %s B | %s B | %s B | %s B | %s B |\n' "$base" "$states" "$transitions" "$variant" \
-      "$core_flash" "$chart_flash" "$ram_default" "$ram_small" "$stack"
+    switches=$(sed -n 's/^#define SC_CONFIG_\([A-Z_]*\) 1$/\1/p' "$dir/${name}_config.h" | sed 's/^NO_//' | tr 'A-Z_' 'a-z ' |
+               paste -sd, - | sed 's/,/, /g')
+    bits=$(sed -n 's/^#define SC_CONFIG_ID_BITS \([0-9]*\)$/\1/p' "$dir/${name}_config.h")
+    printf '| %s | without %s; %s-bit ids | %s B | %s B | %s B | %s B |\n' "$row" "$switches" "$bits" \
+      "$core_flash" "$chart_flash" "$(size_of "$dir/probe.o" ram_no_queues)" "$(size_of "$dir/probe.o" ram_default)"
   done
+  # The full core: every object of the library, built with no switch.
+  make -s -C CStateCore lib CC=arm-none-eabi-gcc AR=arm-none-eabi-ar BUILD="$work/$cpu/full" \
+    CFLAGS="${optimize[*]}" >&2
+  full=$(arm-none-eabi-size -t "$work/$cpu/full/lib/"*.o | awk 'END { print $1 }')
+  printf '| full core, every feature | none | %s B | — | — | — |\n' "$full"
+  printf '| QP-nano: their published figures, not measured here | — | "1-2KB of code" | — | "just several bytes of RAM" per state machine | — |\n'
 done

@@ -13,9 +13,9 @@
 # With no harness, all four run one after the other. Each first replays the reproducers in
 # CStateCore/fuzz/findings/<harness>/ or Tests/Fuzz/findings/<harness>/ (a fixed defect must
 # stay fixed), then fuzzes for N seconds (default 60) from the seed corpus, which is built at
-# run time from the hand-made seeds, scxml/ and ../shared/w3c-scxml/ (nothing of the W3C suite
-# is copied into the repository). Everything is built and kept under .build-fuzz/: the corpus
-# grows from run to run in .build-fuzz/corpus/<harness>/, and a finding is written to
+# run time from the hand-made seeds, scxml/ and the W3C suite in Tests/W3C/. Everything is
+# built and kept under .build-fuzz/: the corpus grows from run to run in
+# .build-fuzz/corpus/<harness>/, and a finding is written to
 # .build-fuzz/findings/<harness>/ (crash-*, timeout-*, oom-*, leak-*), its log to
 # .build-fuzz/<harness>.<pid>.log.
 #
@@ -53,7 +53,7 @@ clang=${CLANG:-/opt/swift/usr/bin/clang}
 command -v "$clang" >/dev/null || { echo "fuzz.sh: no clang at $clang (set CLANG)" >&2; exit 2; }
 out=$root/.build-fuzz
 mkdir -p "$out/c"
-shared=$root/../shared/w3c-scxml
+w3c=$root/Tests/W3C
 
 # ---- building ------------------------------------------------------------------------------
 
@@ -109,11 +109,7 @@ make_seeds() {
       cp Tests/Fuzz/seeds/*.scxml "$dir/"
       find scxml -name '*.scxml' -size -64k -exec cp {} "$dir/" \;
       local flavour=null; [ "$name" = scxml-ecma ] && flavour=ecma
-      if [ -d "$shared/$flavour" ]; then
-        for f in "$shared/$flavour"/*.scxml; do cp "$f" "$dir/w3c-$flavour-$(basename "$f")"; done
-      else
-        echo "fuzz.sh: $shared/$flavour not found; fuzzing from the repository's seeds only" >&2
-      fi ;;
+      for f in "$w3c/$flavour"/*.scxml; do cp "$f" "$dir/w3c-$flavour-$(basename "$f")"; done ;;
   esac
 }
 

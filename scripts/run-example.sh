@@ -4,7 +4,7 @@
 # name to trace that one instead: traffic-light (default), microwave, media-player.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tool
 example="${1:-traffic-light}"
 swift build --product statechart >&2
 tool="$(swift build --show-bin-path)/statechart"

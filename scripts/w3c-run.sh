@@ -8,12 +8,12 @@
 #
 # Prints "PASS testN" or "FAIL testN: <what run printed>" per test in manifest order, then
 # "N passed, M failed"; exits non-zero when any failed.
-# Usage: scripts/w3c-run.sh [SUITE_DIR]   (default: ../shared/w3c-scxml beside the checkout)
+# Usage: scripts/w3c-run.sh [SUITE_DIR]   (default: Tests/W3C, see its README.md)
 # Environment: STATECHART (the tool; default .build/debug/statechart, built if missing),
 #              JOBS (tests run at once; default 8: most of a test's time is waiting for its delays).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-suite=${1:-../shared/w3c-scxml}
+suite=${1:-Tests/W3C}
 tool=${STATECHART:-.build/debug/statechart}
 [ -x "$tool" ] || swift build --product statechart >/dev/null
 results=$(mktemp -d); trap 'rm -rf "$results"' EXIT

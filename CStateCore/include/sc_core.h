@@ -388,6 +388,65 @@ typedef struct sc_options {
  */
 size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
 
+/*
+ * SC_MACHINE_SIZE: sc_machine_size() as an integer constant expression of the build it is
+ * compiled in (pointer and sc_event sizes of the target, SC_CONFIG_* switches), so a firmware
+ * sizes a static block exactly, with no host's figure copied in. Its arguments are facts of the
+ * chart and the queue capacities, which `statechart generate c` writes as NAME_MACHINE_SIZE:
+ *
+ *   states                 sc_chart.state_count
+ *   atomic_states          atomic and final states
+ *   max_active_atomic      most atomic states active at once: 1 + the sum over parallel states of
+ *                          (regions - 1), at most atomic_states
+ *   events                 sc_chart.event_count
+ *   history_states         history states
+ *   history_record_words   sum over history states h of ceil(descendants of h's parent / 64)
+ *   has_invoke             1 when a state has SC_STATE_HAS_INVOKE, else 0
+ *   has_parallel           1 when a state is SC_PARALLEL, else 0
+ *   has_guards             1 when a transition has a guard, else 0
+ *   internal_slots, external_slots   the capacities the machine gets (sc_options, defaults
+ *                          resolved; 0 for SC_QUEUE_NONE)
+ *
+ *     static uint64_t block[(SC_MACHINE_SIZE(3, 2, 1, 2, 0, 0, 0, 0, 0, 0, 1) + 7u) / 8u];
+ *
+ * It mirrors the block's layout (sc_internal.h) term by term: the core's tests compare it with
+ * sc_machine_size() on many charts, and the generated-C suite on every generated one, so a change
+ * of the layout that forgets it fails them.
+ */
+#define SC_SIZE_ROUND8_(n) (((size_t)(n) + 7u) & ~(size_t)7u)
+#define SC_SIZE_WORDS_(states) (((size_t)(states) + 63u) / 64u)
+/* The header: four pointers (five with the plan cache), fourteen 32-bit fields and eight bytes
+ * of flags and counters. */
+#define SC_MACHINE_HEADER_SIZE \
+    SC_SIZE_ROUND8_((SC_CONFIG_NO_PLAN_CACHE ? 4u : 5u) * sizeof(void *) + 14u * sizeof(uint32_t) + 8u)
+#if SC_CONFIG_NO_PLAN_CACHE
+#define SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke) ((size_t)0)
+#else
+/* sc_plan.h: a 16-byte header, 4 ways x sets plans of 24 bytes, as many 72-byte steps with guards
+ * or invocations (or more than 4 configuration words), and for 2-4 configuration words a key and
+ * a next configuration per plan. Sets: 4 with parallel states, else enough for (atomic x events)
+ * pairs. */
+#define SC_PLAN_SETS_(atomic_states, events, has_parallel)                                   \
+    ((has_parallel) ? 4u                                                                     \
+     : (size_t)(atomic_states) * ((events) ? (size_t)(events) : 1u) <= 4u ? 1u               \
+     : (size_t)(atomic_states) * ((events) ? (size_t)(events) : 1u) <= 8u ? 2u : 4u)
+#define SC_PLAN_KEY_WORDS_(states) \
+    (SC_SIZE_WORDS_(states) > 1u && SC_SIZE_WORDS_(states) <= 4u ? SC_SIZE_WORDS_(states) : 0u)
+#define SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke)     \
+    SC_SIZE_ROUND8_(16u + 4u * SC_PLAN_SETS_(atomic_states, events, has_parallel) *                  \
+                              (24u + ((has_guards) || (has_invoke) || SC_SIZE_WORDS_(states) > 4u ? 72u : 0u) \
+                               + 16u * SC_PLAN_KEY_WORDS_(states)))
+#endif
+#define SC_MACHINE_SIZE(states, atomic_states, max_active_atomic, events, history_states,            \
+                        history_record_words, has_invoke, has_parallel, has_guards, internal_slots,  \
+                        external_slots)                                                              \
+    (SC_MACHINE_HEADER_SIZE + SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke) \
+     + (2u + ((history_states) ? 2u : 0u) + ((has_invoke) ? 1u : 0u)) * SC_SIZE_WORDS_(states) * 8u  \
+     + (size_t)(history_record_words) * 8u + SC_SIZE_ROUND8_((size_t)(history_states) * 8u)         \
+     + SC_SIZE_ROUND8_((size_t)(max_active_atomic) * 2u * sizeof(sc_id))                             \
+     + SC_SIZE_ROUND8_((size_t)(external_slots) * sizeof(sc_event))                                  \
+     + SC_SIZE_ROUND8_((size_t)(internal_slots) * sizeof(sc_event)))
+
 /**
  * Builds a machine inside the caller's block `memory` of `size` bytes (static allocation).
  * `chart` and `host` must outlive the machine. The machine keeps `host` by reference, not a
@@ -408,7 +467,9 @@ sc_status sc_machine_init(sc_machine **machine, void *memory, size_t size, const
                           const sc_host *host, const sc_options *options);
 
 /** malloc()s and initialises a machine; NULL when the chart is invalid, options->flags has an
- * unknown bit or memory runs out. `host` is kept by reference, as by sc_machine_init(). */
+ * unknown bit or memory runs out. `host` is kept by reference, as by sc_machine_init(). With
+ * sc_machine_destroy, the core's only use of the heap (sc_machine_alloc.c): a firmware that
+ * calls neither links no malloc or free. */
 sc_machine *sc_machine_create(const sc_chart *chart, const sc_host *host, const sc_options *options);
 
 /** Frees a machine made by sc_machine_create(). Releases queued events. No actions run. */

@@ -7,7 +7,7 @@
  * "cancel:s", "error:t" (sc_host.error: transition t not taken), and with the optional switches
  * "guard:g", "entered:s", "exited:s", "taken:t"),
  * and compares the trace and the configuration with values derived BY HAND from the W3C
- * algorithm (Appendix D of SCXML 1.0; text in /work/shared/w3c-scxml/algorithm.txt). The
+ * algorithm (Appendix D of SCXML 1.0; text in Tests/W3C/algorithm.txt). The
  * comment above each expectation names the steps of the algorithm that produce it.
  *
  * Each test file ends with a table of its tests (NAME_tests, NAME_test_count) that

@@ -20,6 +20,7 @@ GROUP(options)
 GROUP(chart_check)
 GROUP(snapshot)
 GROUP(differential)
+GROUP(machine_size)
 
 typedef struct test_group {
     const test_case *tests;
@@ -36,6 +37,7 @@ static const test_group groups[] = {
     { chart_check_tests, &chart_check_test_count },
     { snapshot_tests, &snapshot_test_count },
     { differential_tests, &differential_test_count },
+    { machine_size_tests, &machine_size_test_count },
 };
 
 int main(int argc, char **argv) {

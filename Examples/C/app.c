@@ -7,8 +7,9 @@
 
 #include <string.h>
 
-/* The machine's only memory, sized by the generated header for microwave_options (checked
- * against sc_machine_size() at start-up, since the constant was computed on the generating host). */
+/* The machine's only memory, sized by the generated header for microwave_options in this build
+ * (microwave_config.h's switches, this target's pointers): exactly sc_machine_size(), which
+ * app_start checks, so a core built with other switches is found at once. */
 static uint64_t machine_memory[(microwave_MACHINE_SIZE + 7u) / 8u];
 
 static sc_machine *machine;
@@ -73,12 +74,12 @@ static void print_line(const char *event, size_t length) {
     if (event) put_quoted(event, length);
     else put_text("null");
     put_text(", \"configuration\": [");
-    bool first = true;
-    for (sc_id s = 0; s < chart->state_count; s++) {
-        if (chart->states[s].last_descendant != s || !sc_machine_is_active(machine, s)) continue;
-        if (!first) put(",", 1);
-        put_quoted(chart->state_names[s], strlen(chart->state_names[s]));
-        first = false;
+    /* The active atomic states in document order (the core's list), named by the chart's table. */
+    static sc_id active[microwave_STATE_COUNT];
+    uint32_t count = sc_machine_active_states(machine, true, active, microwave_STATE_COUNT);
+    for (uint32_t i = 0; i < count && i < microwave_STATE_COUNT; i++) {
+        if (i > 0) put(",", 1);
+        put_quoted(chart->state_names[active[i]], strlen(chart->state_names[active[i]]));
     }
     put_text("]}\n");
     flush();
@@ -140,9 +141,9 @@ void microwave_timer_cancel(void *context, sc_machine *m, const char *send_id) {
 bool app_start(const app_port *the_port) {
     port = the_port;
     size_t needed = sc_machine_size(&microwave_chart, &microwave_options);
-    if (needed == 0 || needed > sizeof machine_memory) {
+    if (needed == 0 || needed != microwave_MACHINE_SIZE) {
         log_text(needed == 0 ? "microwave: the chart's tables are invalid\n"
-                             : "microwave: microwave_MACHINE_SIZE is smaller than sc_machine_size()\n");
+                             : "microwave: microwave_MACHINE_SIZE is not sc_machine_size(): build the core with microwave_config.h\n");
         return false;
     }
     static const sc_host host = { .guard = microwave_guard, .action = microwave_action };

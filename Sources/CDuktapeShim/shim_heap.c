@@ -130,11 +130,9 @@ static duk_ret_t safe_entry(duk_context *ctx, void *udata) {
     case DUKSHIM_RESULT_DATA:
         dukshim_encode_top(ctx);
         break;
-    case DUKSHIM_RESULT_BOOLEAN: {
-        uint8_t b = duk_to_boolean(ctx, -1) ? 't' : 'f';
-        *(uint8_t *)duk_push_fixed_buffer(ctx, 1) = b;
+    case DUKSHIM_RESULT_BOOLEAN:
+        call->out_number = duk_to_boolean(ctx, -1); /* copied by dukshim_run: no buffer per condition */
         break;
-    }
     case DUKSHIM_RESULT_STRING:
         duk_to_string(ctx, -1);
         dukshim_encode_top(ctx);
@@ -197,7 +195,9 @@ int32_t dukshim_run(dukshim_engine *e, dukshim_call *call) {
     if (duk_safe_call(ctx, safe_entry, call, 0, 1) == DUK_EXEC_SUCCESS) {
         status = DUKSHIM_OK;
         dukshim_writer_reset(&e->result);
-        if (call->result_mode != DUKSHIM_RESULT_NONE) {
+        if (call->result_mode == DUKSHIM_RESULT_BOOLEAN) {
+            dukshim_writer_byte(&e->result, call->out_number ? 't' : 'f');
+        } else if (call->result_mode != DUKSHIM_RESULT_NONE) {
             duk_size_t n = 0;
             void *p = duk_get_buffer_data(ctx, -1, &n);
             dukshim_writer_bytes(&e->result, p, n);
@@ -265,6 +265,7 @@ static void op_bootstrap(duk_context *ctx, dukshim_call *call) {
     duk_call(ctx, 1);
     duk_put_prop_string(ctx, -2, DUK_HIDDEN_SYMBOL("scHelpers"));
     duk_pop(ctx);
+    dukshim_functions_install(ctx, call->engine);
 }
 
 void dukshim_push_helper(duk_context *ctx, const char *name) {
@@ -303,6 +304,7 @@ dukshim_engine *dukshim_engine_create(dukshim_budget *budget, uint64_t time_limi
     e->time_limit_ns = time_limit_ns;
     e->deadline_ns = UINT64_MAX;
     e->error_line = -1;
+    e->event.data_kind = -1;
     if (!create_heap(e)) {
         dukshim_engine_destroy(e);
         return NULL;
@@ -341,6 +343,7 @@ void dukshim_engine_destroy(dukshim_engine *e) {
     dukshim_writer_free(&e->host_error_message);
     dukshim_writer_free(&e->error_name);
     dukshim_writer_free(&e->error_message);
+    dukshim_event_free(e);
     free(e);
 }
 
@@ -372,6 +375,12 @@ int64_t dukshim_error_line(const dukshim_engine *e) {
 const uint8_t *dukshim_result(const dukshim_engine *e, size_t *length) {
     *length = e->result.len;
     return e->result.p;
+}
+
+void dukshim_result_trim(dukshim_engine *e) {
+    if (e->result.cap > 65536) {
+        dukshim_writer_free(&e->result);
+    }
 }
 
 /* ---- Test hooks ---- */

@@ -48,6 +48,19 @@ struct dukshim_budget {
     size_t limit;
 };
 
+/* The event `_event` shows (shim_event.c): its fields copied from the host, turned into an object
+ * only when a script reads `_event`. Buffers are malloc-backed and reused, so binding an event
+ * allocates only when a field is longer than any before. */
+typedef struct dukshim_event_binding {
+    dukshim_writer fields[DUKSHIM_EVENT_FIELD_COUNT]; /* UTF-8 text of each present field */
+    uint32_t present;     /* bit i: field i is present (absent fields read as undefined) */
+    dukshim_writer data;  /* the encoded `data` (DUKSHIM_VALUE_DATA) or the stored key */
+    int32_t data_kind;    /* -1: none; DUKSHIM_VALUE_DATA or DUKSHIM_VALUE_STORED */
+    int pending;          /* the object in the stash is not this event's yet */
+    void *object;         /* heap pointer of the event object in the stash (NULL: undefined) */
+    void *keys[DUKSHIM_EVENT_FIELD_COUNT + 1]; /* the member names (fields, then "data"), kept in the stash */
+} dukshim_event_binding;
+
 struct dukshim_engine {
     duk_context *ctx;
     jmp_buf *jmp;   /* innermost active recovery point, NULL outside operations */
@@ -64,13 +77,16 @@ struct dukshim_engine {
      * operation has returned (Duktape's contract: the RangeError it throws has to bubble out
      * through every try/catch/finally). */
     uint64_t time_limit_ns; /* 0: unlimited */
-    uint64_t deadline_ns;   /* UINT64_MAX when no operation is running */
+    uint64_t deadline_ns;   /* UINT64_MAX when no operation is running; 0 until the first check */
     int depth;              /* nesting of dukshim_run (host functions calling back) */
     int timed_out;
     uint32_t native_ticks;  /* calls of dukshim_native_timeout_check */
 
     void *host_context;
     dukshim_host_callback host;
+
+    void *functions; /* heap pointer of the compiled-function table (shim_compiled.c), kept in the stash */
+    dukshim_event_binding event; /* `_event` (shim_event.c) */
 
     dukshim_writer result;       /* last operation's encoded result */
     dukshim_writer host_result;  /* value handed back by a host function */
@@ -139,6 +155,16 @@ void dukshim_encode_top(duk_context *ctx);
 void dukshim_encode_arguments(duk_context *ctx, duk_idx_t first, duk_idx_t count);
 /* Pushes the value decoded from `bytes`; `freeze` deep-freezes objects and arrays. */
 void dukshim_decode_push(duk_context *ctx, const uint8_t *bytes, size_t n, int freeze);
+
+/* shim_compiled.c */
+void dukshim_functions_install(duk_context *ctx, dukshim_engine *engine); /* a new, empty table */
+/* Pushes the function compiled from `src` as `kind` (DUKSHIM_SOURCE_*); throws SyntaxError. */
+void dukshim_push_compiled_source(duk_context *ctx, const char *src, size_t n, int32_t kind);
+void dukshim_push_function(duk_context *ctx, int64_t function_id); /* throws RangeError for an unknown id */
+void dukshim_push_called(duk_context *ctx, int64_t function_id);   /* its result, called with global `this` */
+
+/* shim_event.c */
+void dukshim_event_free(dukshim_engine *engine);
 
 /* shim_host.c */
 void dukshim_push_host_function(duk_context *ctx, int32_t function_id);

@@ -46,6 +46,22 @@ size_t dukshim_budget_in_use(const dukshim_budget *b) {
     return atomic_load_explicit(&b->used, memory_order_relaxed);
 }
 
+int32_t dukshim_budget_charge(dukshim_budget *b, size_t bytes) {
+    if (b->limit != 0 && bytes > b->limit) {
+        return 0;
+    }
+    size_t before = atomic_fetch_add_explicit(&b->used, bytes, memory_order_relaxed);
+    if (b->limit != 0 && before > b->limit - bytes) {
+        atomic_fetch_sub_explicit(&b->used, bytes, memory_order_relaxed);
+        return 0;
+    }
+    return 1;
+}
+
+void dukshim_budget_refund(dukshim_budget *b, size_t bytes) {
+    atomic_fetch_sub_explicit(&b->used, bytes, memory_order_relaxed);
+}
+
 /* Reserves `bytes`; 0 when that would pass the limit. Two engines racing near the limit may
  * both be refused although one would fit: refusing is always safe, exceeding never happens. */
 static int reserve(dukshim_engine *e, size_t bytes) {

@@ -7,31 +7,8 @@
 
 #include "shim_internal.h"
 
-/* The strict-mode assignment helper's parameter; a location naming it would be shadowed. */
-#define DUKSHIM_ASSIGN_PARAM "__scxmlAssignedValue__"
-
-static void push_compiled(duk_context *ctx, const char *src, size_t n, int32_t kind) {
-    if (src == NULL) {
-        src = "", n = 0;
-    }
-    if (kind == DUKSHIM_SOURCE_EXPRESSION) {
-        /* Parenthesised so that "{a: 1}" is an object literal and statements are rejected; the
-           newline keeps a trailing "// comment" from swallowing the closing parenthesis. */
-        duk_push_string(ctx, "(");
-        duk_push_lstring(ctx, src, n);
-        duk_push_string(ctx, "\n)");
-        duk_concat(ctx, 3);
-        duk_push_string(ctx, "expression");
-        duk_compile(ctx, DUK_COMPILE_EVAL);
-    } else {
-        duk_push_lstring(ctx, src, n);
-        duk_push_string(ctx, "script");
-        duk_compile(ctx, 0);
-    }
-}
-
 static void push_evaluated(duk_context *ctx, const char *src, size_t n, int32_t kind) {
-    push_compiled(ctx, src, n, kind);
+    dukshim_push_compiled_source(ctx, src, n, kind);
     duk_push_global_object(ctx);
     duk_call_method(ctx, 0);
 }
@@ -60,6 +37,9 @@ static void push_value(duk_context *ctx, dukshim_call *call, int freeze) {
         break;
     case DUKSHIM_VALUE_EXPRESSION:
         push_evaluated(ctx, (const char *)call->value, call->value_length, DUKSHIM_SOURCE_EXPRESSION);
+        break;
+    case DUKSHIM_VALUE_COMPILED:
+        dukshim_push_called(ctx, call->number);
         break;
     case DUKSHIM_VALUE_STORED:
         push_stored(ctx, (const char *)call->value, call->value_length);
@@ -96,7 +76,7 @@ static void reject_system_variable(duk_context *ctx, duk_idx_t idx, const char *
 
 static void op_eval(duk_context *ctx, dukshim_call *call) {
     if (call->flag) {
-        push_compiled(ctx, call->s1, call->n1, (int32_t)call->number);
+        dukshim_push_compiled_source(ctx, call->s1, call->n1, (int32_t)call->number);
         duk_pop(ctx);
     } else {
         push_evaluated(ctx, call->s1, call->n1, (int32_t)call->number);
@@ -137,26 +117,17 @@ int32_t dukshim_declare(dukshim_engine *e, const char *name, size_t name_length,
 }
 
 static void op_assign(duk_context *ctx, dukshim_call *call) {
+    dukshim_push_function(ctx, call->out_number); /* the location's strict-mode assignment */
     push_value(ctx, call, 0);
-    /* Strict mode makes both SCXML failure cases throw: assigning an undeclared identifier is a
-       ReferenceError, writing a non-writable or frozen member is a TypeError. (Read-only system
-       variables throw from their setter in any mode.) */
-    duk_push_string(ctx, "function (" DUKSHIM_ASSIGN_PARAM ") {\n'use strict';\n");
-    dukshim_push_utf8(ctx, call->s1, call->n1);
-    duk_push_string(ctx, "\n= " DUKSHIM_ASSIGN_PARAM ";\n}");
-    duk_concat(ctx, 3);
-    duk_push_string(ctx, "location");
-    duk_compile(ctx, DUK_COMPILE_FUNCTION);
-    duk_swap(ctx, -1, -2);
     duk_call(ctx, 1);
     duk_pop(ctx);
 }
 
-int32_t dukshim_assign(dukshim_engine *e, const char *location, size_t location_length, int32_t value_kind,
-                      const void *value, size_t value_length, int64_t element) {
+int32_t dukshim_assign(dukshim_engine *e, int32_t location_id, int32_t value_kind, const void *value,
+                       size_t value_length, int64_t element) {
     dukshim_call call = {0};
     call.op = op_assign;
-    call.s1 = location, call.n1 = location_length;
+    call.out_number = location_id;
     call.value_kind = value_kind, call.value = value, call.value_length = value_length;
     call.number = element;
     return dukshim_run(e, &call);
@@ -209,7 +180,7 @@ int32_t dukshim_store(dukshim_engine *e, const char *key, size_t key_length, int
 }
 
 static void op_store_array_copy(duk_context *ctx, dukshim_call *call) {
-    push_evaluated(ctx, call->s2, call->n2, DUKSHIM_SOURCE_EXPRESSION);
+    dukshim_push_called(ctx, call->number);
     if (!duk_is_array(ctx, -1)) {
         (void)duk_type_error(ctx, "foreach: the array expression did not produce an array");
     }
@@ -229,12 +200,12 @@ static void op_store_array_copy(duk_context *ctx, dukshim_call *call) {
     call->out_number = (int64_t)length;
 }
 
-int32_t dukshim_store_array_copy(dukshim_engine *e, const char *key, size_t key_length, const char *expression,
-                                size_t expression_length, int64_t *count) {
+int32_t dukshim_store_array_copy(dukshim_engine *e, const char *key, size_t key_length, int32_t array_id,
+                                 int64_t *count) {
     dukshim_call call = {0};
     call.op = op_store_array_copy;
     call.s1 = key, call.n1 = key_length;
-    call.s2 = expression, call.n2 = expression_length;
+    call.number = array_id;
     int32_t status = dukshim_run(e, &call);
     *count = status == DUKSHIM_OK ? call.out_number : 0;
     return status;
@@ -328,4 +299,36 @@ int32_t dukshim_collect_garbage(dukshim_engine *e) {
     dukshim_call call = {0};
     call.op = op_collect_garbage;
     return dukshim_run(e, &call);
+}
+
+/* ---- One <foreach> step ---- */
+
+static void op_foreach_step(duk_context *ctx, dukshim_call *call) {
+    dukshim_push_function(ctx, call->number); /* the item location */
+    push_stored(ctx, call->s1, call->n1);
+    duk_get_prop_index(ctx, -1, (duk_uarridx_t)call->value_length);
+    duk_remove(ctx, -2);
+    call->out_number = 0;
+    duk_call(ctx, 1);
+    duk_pop(ctx);
+    if (call->flag >= 0) {
+        dukshim_push_function(ctx, call->flag); /* the index location */
+        duk_push_number(ctx, (duk_double_t)call->value_length);
+        call->out_number = 1;
+        duk_call(ctx, 1);
+        duk_pop(ctx);
+    }
+}
+
+int32_t dukshim_foreach_step(dukshim_engine *e, const char *key, size_t key_length, size_t element, int32_t item_id,
+                             int32_t index_id, int32_t *failed_part) {
+    dukshim_call call = {0};
+    call.op = op_foreach_step;
+    call.s1 = key, call.n1 = key_length;
+    call.value_length = element;
+    call.number = item_id;
+    call.flag = index_id;
+    int32_t status = dukshim_run(e, &call);
+    *failed_part = (int32_t)call.out_number;
+    return status;
 }

@@ -9,14 +9,21 @@
  * RangeError "execution timeout" at that instruction; the shim keeps returning 1 until the
  * outermost operation has returned, so no script can catch the error and keep running.
  *
- * The deadline is taken once per outermost operation (a clock read per evaluation: charts that
- * run no scripts never get here). Nested operations (a host function calling back into the
- * engine) share their outer operation's deadline.
+ * The clock is read only by these checks, never when an operation starts: an operation arms the
+ * limit (deadline_ns = DEADLINE_NOT_STARTED) and the first check it meets takes the deadline,
+ * now + limit. So an evaluation that ends before the executor's first check (every evaluation of
+ * a typical condition or assignment) reads no clock at all, and a runaway one runs at most one
+ * check interval (256K instructions, or 4096 native steps) longer than its limit. Nested
+ * operations (a host function calling back into the engine) share their outer operation's
+ * deadline.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>
 
 #include "shim_internal.h"
+
+/* Armed, the clock not read yet (a real deadline is never 0: the monotonic clock is past it). */
+#define DEADLINE_NOT_STARTED 0u
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -26,12 +33,7 @@ static uint64_t now_ns(void) {
 
 void dukshim_time_arm(dukshim_engine *e) {
     e->timed_out = 0;
-    if (e->time_limit_ns == 0) {
-        e->deadline_ns = UINT64_MAX;
-        return;
-    }
-    uint64_t now = now_ns();
-    e->deadline_ns = now > UINT64_MAX - e->time_limit_ns ? UINT64_MAX : now + e->time_limit_ns;
+    e->deadline_ns = e->time_limit_ns == 0 ? UINT64_MAX : DEADLINE_NOT_STARTED;
 }
 
 void dukshim_time_disarm(dukshim_engine *e) {
@@ -43,7 +45,16 @@ int dukshim_exec_timeout_check(void *udata) {
     if (e == NULL || e->deadline_ns == UINT64_MAX) {
         return 0;
     }
-    if (!e->timed_out && now_ns() >= e->deadline_ns) {
+    if (e->timed_out) {
+        return 1;
+    }
+    uint64_t now = now_ns();
+    if (e->deadline_ns == DEADLINE_NOT_STARTED) {
+        /* UINT64_MAX - 1 at most: UINT64_MAX means "not armed". */
+        e->deadline_ns = e->time_limit_ns >= UINT64_MAX - 1 - now ? UINT64_MAX - 1 : now + e->time_limit_ns;
+        return 0;
+    }
+    if (now >= e->deadline_ns) {
         e->timed_out = 1;
     }
     return e->timed_out;

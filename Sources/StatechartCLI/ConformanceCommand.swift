@@ -16,7 +16,7 @@ struct ConformanceCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Folder of testNNN.scxml files (e.g. ../shared/w3c-scxml/ecma).")
+    @Argument(help: "Folder of testNNN.scxml files (e.g. Tests/W3C/ecma).")
     var directory: String
 
     @Option(help: "The suite's manifest.tsv (default: the folder's parent's manifest.tsv).")

@@ -9,7 +9,10 @@ struct StatechartCommand: ParsableCommand {
         abstract: "Validate, run, trace and export W3C SCXML statecharts.",
         discussion: "Exit status 2 means an invalid document or invalid arguments, for every command.",
         subcommands: [ValidateCommand.self, RunCommand.self, TraceCommand.self, ExportCommand.self,
-                      ConformanceCommand.self, GenerateCommand.self]
+                      ConformanceCommand.self, GenerateCommand.self,
+                      PathsCommand.self,
+                      CoverageCommand.self,
+                      ViewCommand.self]
     )
 
     /// ArgumentParser's own usage errors (an unknown option, a bad value) exit with 64

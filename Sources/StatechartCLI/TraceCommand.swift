@@ -61,12 +61,21 @@ struct TraceCommand: ParsableCommand {
             document.apply(to: &options)
             options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
         }
+        let rejected = Self.trace(machine, verbose: verbose, nextLine: Self.readLine, output: emit)
+        if rejected { throw ExitCode(1) }
+    }
+
+    /// Runs `machine` on the lines `nextLine` returns (until `nil`) and writes what `trace`
+    /// prints to `output`, one line per call; returns whether a line was not valid UTF-8.
+    /// `statechart view` runs an events file through it too.
+    static func trace(_ machine: SCXMLMachine, verbose: Bool, nextLine: () -> [UInt8]?,
+                      output: (String) -> Void) -> Bool {
         let recorder = verbose ? MicrostepRecorder(machine) : nil
-        report(machine, event: nil, error: catching { try machine.machine.startStep() }, recorder: recorder)
-        runQueued(machine, recorder: recorder)
+        report(machine, event: nil, error: catching { try machine.machine.startStep() }, recorder: recorder, output: output)
+        runQueued(machine, recorder: recorder, output: output)
         var number = 0
         var rejected = false
-        while let bytes = Self.readLine() {
+        while let bytes = nextLine() {
             number += 1
             guard let line = String(validating: bytes, as: UTF8.self) else {
                 Loading.printError("trace: line \(number) is not valid UTF-8; skipped")
@@ -79,10 +88,10 @@ struct TraceCommand: ParsableCommand {
                 data = DataValue(json: json)
                 if data == nil { Loading.printError("trace: '\(json)' is not JSON; event '\(name)' sent without data") }
             }
-            report(machine, event: name, error: catching { try step(machine, name, data) }, recorder: recorder)
-            runQueued(machine, recorder: recorder)
+            report(machine, event: name, error: catching { try step(machine, name, data) }, recorder: recorder, output: output)
+            runQueued(machine, recorder: recorder, output: output)
         }
-        if rejected { throw ExitCode(1) }
+        return rejected
     }
 
     /// The event name and the JSON text after it, or `nil` for a blank line. Spaces, tabs and
@@ -114,33 +123,33 @@ struct TraceCommand: ParsableCommand {
         }
     }
 
-    private func runQueued(_ machine: SCXMLMachine, recorder: MicrostepRecorder?) {
+    private static func runQueued(_ machine: SCXMLMachine, recorder: MicrostepRecorder?, output: (String) -> Void) {
         let error = catching { try machine.machine.processQueuedEvents() }
         if let error { Loading.printError("trace: \(error)") }
-        emitMicrosteps(recorder, error: error)
+        emitMicrosteps(recorder, error: error, output: output)
     }
 
     /// With `--verbose`, the microsteps recorded since the last call, then the error that
     /// stopped the macrostep, if any.
-    private func emitMicrosteps(_ recorder: MicrostepRecorder?, error: Error?) {
+    private static func emitMicrosteps(_ recorder: MicrostepRecorder?, error: Error?, output: (String) -> Void) {
         guard let recorder else { return }
-        for line in recorder.takeLines() { emit(line) }
-        if let error { emit("{\"error\": \(DataValue.quote("\(error)"))}") }
+        for line in recorder.takeLines() { output(line) }
+        if let error { output("{\"error\": \(DataValue.quote("\(error)"))}") }
     }
 
-    private func step(_ machine: SCXMLMachine, _ name: String, _ data: DataValue?) throws {
+    private static func step(_ machine: SCXMLMachine, _ name: String, _ data: DataValue?) throws {
         try machine.machine.step(Event(name, payload: SCXMLEvent(name: name, type: .external, data: data)))
     }
 
-    private func catching(_ body: () throws -> Void) -> Error? {
+    private static func catching(_ body: () throws -> Void) -> Error? {
         do { try body() } catch { return error }
         return nil
     }
 
-    private func report(_ machine: SCXMLMachine, event: String?, error: Error?, recorder: MicrostepRecorder?) {
+    private static func report(_ machine: SCXMLMachine, event: String?, error: Error?, recorder: MicrostepRecorder?,
+                               output: (String) -> Void) {
         if let error { Loading.printError("trace: \(error)") }
-        emitMicrosteps(recorder, error: error)
-        let eventText = event.map { DataValue.quote($0) } ?? "null"
-        emit("{\"event\": \(eventText), \"configuration\": \(Loading.jsonList(machine.configuration))}")
+        emitMicrosteps(recorder, error: error, output: output)
+        output(Self.configurationLine(event: event, configuration: machine.configuration))
     }
 }

@@ -20,7 +20,8 @@ public struct CCodegenError: Error, Sendable, CustomStringConvertible {
     public var description: String { messages.joined(separator: "\n") }
 }
 
-/// The C files generated for one chart: `NAME.h`, `NAME.c` and, on request, `NAME_main.c`.
+/// The C files generated for one chart: `NAME.h`, `NAME.c`, `NAME_config.h` and, on request,
+/// `NAME_main.c`.
 public struct CGeneratedFiles: Sendable {
     /// The chart's C name, the prefix of every symbol and the files' base name.
     public var name: String
@@ -29,6 +30,9 @@ public struct CGeneratedFiles: Sendable {
     public var header: String
     /// `NAME.c`: the tables and the executable content compiled to C.
     public var source: String
+    /// `NAME_config.h`: the core's build switches for this chart (`SC_CONFIG_*`: the features it
+    /// leaves out, the id width), for compiling the core and the firmware (docs/CODEGEN.md).
+    public var config: String = ""
     /// `NAME_main.c`: a `main()` implementing the `statechart trace` contract, when asked for.
     public var traceMain: String?
     /// What the document gets wrong but was generated anyway, with the meaning it was given
@@ -42,7 +46,7 @@ public struct CGeneratedFiles: Sendable {
 
     /// The files as (file name, contents), in the order they are written.
     public var files: [(name: String, contents: String)] {
-        var list = [("\(name).h", header), ("\(name).c", source)]
+        var list = [("\(name).h", header), ("\(name).c", source), ("\(name)_config.h", config)]
         if let traceMain { list.append(("\(name)_main.c", traceMain)) }
         return list
     }
@@ -177,6 +181,7 @@ public enum CCodeGenerator {
                            guardCases: guardCases, actionCases: actionCases,
                            chartFlags: quiet ? SC_CHART_QUIET_CONTENT : 0)
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
+                               config: CConfigWriter.config(parts),
                                traceMain: traceMain ? CTraceMainWriter.main(parts) : nil, warnings: machine.warnings,
                                chartFlags: parts.chartFlags)
     }
@@ -221,7 +226,7 @@ public enum CCodeGenerator {
                            origin: "the Swift chart '\(compiled.name)'", guardCases: [], actionCases: [],
                            chartFlags: 0)
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
-                               traceMain: traceMain ? CTraceMainWriter.main(parts) : nil)
+                               config: CConfigWriter.config(parts), traceMain: traceMain ? CTraceMainWriter.main(parts) : nil)
     }
 
     /// Compiles `definition` and generates C for it (see ``generate(_:name:traceMain:)``).
@@ -275,10 +280,4 @@ struct CParts {
     /// `sc_chart.flags` as written (``CGeneratedFiles/chartFlags``).
     let chartFlags: UInt32
     var prefix: String { names.prefix }
-    /// `sc_machine_size` of the chart as written: its flags choose the default queues.
-    var machineSize: Int {
-        var chart = compiled.tables.pointee
-        chart.flags = chartFlags
-        return sc_machine_size(&chart, nil)
-    }
 }

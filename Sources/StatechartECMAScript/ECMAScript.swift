@@ -3,7 +3,7 @@ import StatechartSCXML
 extension SCXMLMachine.Options {
     /// Options for documents of both datamodels: `datamodel="ecmascript"` runs on
     /// ``ECMAScriptDatamodel``, `datamodel="null"` and documents that declare none on
-    /// ``NullDatamodel``.
+    /// `NullDatamodel`.
     ///
     /// ```swift
     /// let machine = try SCXMLMachine(contentsOf: url, options: .withECMAScript)

@@ -12,7 +12,7 @@ extension Machine {
     /// logger.logLevel = .debug
     /// machine.log(to: logger, transitions: .debug)
     /// ```
-    /// - Returns: the observers' tokens, for ``Machine/removeObserver(_:)``.
+    /// - Returns: the observers' tokens, for `Machine.removeObserver(_:)`.
     @discardableResult
     public func log(to logger: Logger, transitions: Logger.Level? = nil,
                     unhandled: Logger.Level? = .debug) -> [ObserverToken] {

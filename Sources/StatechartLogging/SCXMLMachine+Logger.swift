@@ -4,7 +4,7 @@ import StatechartSCXML
 
 extension SCXMLMachine {
     /// Sends the document's `<log>` output and the runtime's errors to `logger`, in place of a
-    /// hand-written ``StatechartSCXML/SCXMLMachine/onLog(_:)`` handler: `<log>` at `level`
+    /// hand-written `SCXMLMachine.onLog(_:)` handler: `<log>` at `level`
     /// (`.info` by default) with its label as metadata, the runtime's reports (label `error`:
     /// undeliverable events, runaway macrosteps of sessions no caller waits for) at `.error`;
     /// and, as for ``Statechart/Machine/log(to:transitions:unhandled:)``, the machine's own
@@ -14,7 +14,7 @@ extension SCXMLMachine {
     /// let machine = try SCXMLMachine(contentsOf: url)
     /// machine.log(to: Logger(label: "app.workflow"))
     /// ```
-    /// Replaces the ``StatechartSCXML/SCXMLMachine/onLog(_:)`` handler; invoked sessions started
+    /// Replaces the `SCXMLMachine.onLog(_:)` handler; invoked sessions started
     /// afterwards log to `logger` too.
     @discardableResult
     public func log(to logger: Logger, level: Logger.Level = .info, transitions: Logger.Level? = nil,

@@ -4,7 +4,7 @@ import XCTest
 /// `statechart conformance DIR` and ECMAScript documents through the CLI.
 final class ConformanceCommandTests: XCTestCase {
     func testTheECMAScriptSuitePassesWithOneLinePerTest() throws {
-        let result = try CLI.run(["conformance", "../shared/w3c-scxml/ecma"])
+        let result = try CLI.run(["conformance", "Tests/W3C/ecma"])
         let lines = result.lines
         XCTAssertEqual(lines.last, "197 passed, 0 failed", result.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL") }.joined(separator: "\n"))
         XCTAssertEqual(result.status, 0)

@@ -19,7 +19,7 @@ final class GenerateCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout + result.stderr, "")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(),
-                       ["traffic_light.c", "traffic_light.h", "traffic_light_main.c"])
+                       ["traffic_light.c", "traffic_light.h", "traffic_light_config.h", "traffic_light_main.c"])
         let named = try CLI.run(["generate", "c", "scxml/examples/microwave.scxml", "-o", out, "--name", "oven"])
         XCTAssertEqual(named.status, 0, named.stderr)
         let header = try String(contentsOfFile: out + "/oven.h", encoding: .utf8)

@@ -11,7 +11,7 @@ final class NetworkOptionsTests: XCTestCase {
 
     func testTheW3CBasicHTTPTestsPassThroughRun() throws {
         for number in Self.basicHTTPTests {
-            let file = "../shared/w3c-scxml/ecma/test\(number).scxml"
+            let file = "Tests/W3C/ecma/test\(number).scxml"
             XCTAssertTrue(FileManager.default.fileExists(atPath: CLI.repository.appendingPathComponent(file).path), file)
             let result = try CLI.run(["run", file, "--timeout", "10"])
             XCTAssertEqual(result.lines, [#"{"finished": true, "configuration": ["pass"]}"#], "test\(number): \(result.stderr)")
@@ -22,7 +22,7 @@ final class NetworkOptionsTests: XCTestCase {
     func testTraceReachesTheSessionsOwnLocation() throws {
         // The chart posts to itself at start-up; by the time the next input line is read, the
         // posted event has been processed.
-        let result = try CLI.run(["trace", "../shared/w3c-scxml/ecma/test531.scxml"], input: "tick\n")
+        let result = try CLI.run(["trace", "Tests/W3C/ecma/test531.scxml"], input: "tick\n")
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines.count, 2, result.stdout)
         XCTAssertEqual(result.lines.last, #"{"event": "tick", "configuration": ["pass"]}"#)

@@ -4,7 +4,7 @@ import StatechartECMAScript
 import StatechartSCXML
 import XCTest
 
-/// The W3C SCXML IRP suite converted to the ECMAScript datamodel (`../shared/w3c-scxml/ecma`),
+/// The W3C SCXML IRP suite converted to the ECMAScript datamodel (`Tests/W3C/ecma`),
 /// every automatic test, mandatory and optional (BasicHTTP included); the manual tests of
 /// `manifest.tsv` are skipped, except those whose outcome is the state `final`. Test 436 (null
 /// datamodel only) runs in StatechartSCXMLTests' NullConformanceTests.
@@ -17,7 +17,7 @@ final class W3CConformanceTests: XCTestCase {
     func testEveryAutomaticTestPasses() throws {
         let suite = W3CSuite.folder
         let manifest = try Manifest(contentsOf: suite.appendingPathComponent("manifest.tsv"))
-        XCTAssertFalse(manifest.manualTests.isEmpty, "manifest.tsv not found: is ../shared beside the repository?")
+        XCTAssertFalse(manifest.manualTests.isEmpty, "Tests/W3C/manifest.tsv not found")
         var options = SCXMLMachine.Options.withECMAScript
         options.acceptsBasicHTTP = true
         let runner = ConformanceRunner(options: options, timeout: .seconds(20), manifest: manifest)
@@ -48,13 +48,12 @@ final class W3CConformanceTests: XCTestCase {
     }
 }
 
-/// The W3C suite at `../shared/w3c-scxml` from the repository root (CI lays it there too), as in
-/// every test target.
+/// The W3C suite at `Tests/W3C` in the repository (see its README.md), as in every test target.
 enum W3CSuite {
     /// The repository root: three folders up from this file (`Tests/StatechartECMAScriptTests/`).
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let folder = repository.appendingPathComponent("../shared/w3c-scxml").standardizedFileURL
+    static let folder = repository.appendingPathComponent("Tests/W3C")
 
     /// `"403"` for `test403b`.
     static func id(_ test: String) -> String { String(test.dropFirst(4).prefix { $0.isNumber }) }

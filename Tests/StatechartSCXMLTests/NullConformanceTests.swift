@@ -2,12 +2,12 @@ import Foundation
 import StatechartSCXML
 import XCTest
 
-/// Every W3C test in `../shared/w3c-scxml/null/` must reach `pass` (test415, manual, must halt
+/// Every W3C test in `Tests/W3C/null/` must reach `pass` (test415, manual, must halt
 /// at once in `final`).
 final class NullConformanceTests: XCTestCase {
     func testEveryNullDatamodelTestPasses() throws {
         let runner = ConformanceRunner(options: SCXMLMachine.Options(), timeout: .seconds(5), manifest: Conformance.manifest)
-        XCTAssertFalse(runner.manifest.manualTests.isEmpty, "manifest.tsv not found: is ../shared beside the repository?")
+        XCTAssertFalse(runner.manifest.manualTests.isEmpty, "Tests/W3C/manifest.tsv not found")
         let files = try runner.testFiles(in: Conformance.suite.appendingPathComponent("null"))
         XCTAssertEqual(files.count, 30)
         let results = runner.run(files)

@@ -84,7 +84,7 @@ final class StateTestConditionTests: XCTestCase {
                     <transition event="step" cond="In('slow')" target="w1"><log label="w0 step"/></transition>
                   </state>
                   <state id="w1">
-                    <transition event="step" cond="In('nowhere') || !In('slow') &amp;&amp; !In('w0')" target="w0"><log label="w1 back"/></transition>
+                    <transition event="step" cond="false || !In('slow') &amp;&amp; !In('w0')" target="w0"><log label="w1 back"/></transition>
                     <transition event="step" cond="In(slow) &amp;&amp; (In('w1') || false)" target="w2"><log label="w1 step"/></transition>
                   </state>
                   <state id="w2">

@@ -2,8 +2,8 @@ import Foundation
 import Statechart
 import XCTest
 
-/// The README's first example, verbatim apart from printing into a log, so it keeps compiling
-/// and doing what the README says.
+/// The README's Swift examples (the typed lamp, the untyped player), verbatim apart from
+/// printing into a log, so they keep compiling and doing what the README says.
 final class ReadmeExampleTests: XCTestCase {
     enum Lamp: Hashable, Sendable { case off, on, dim, bright }
     enum Switch: ChartEvent { case toggle, brighter, darker }
@@ -16,6 +16,9 @@ final class ReadmeExampleTests: XCTestCase {
         XCTAssertEqual(log.take(), ["power on"])
         try lamp.send(.brighter)
         XCTAssertEqual(lamp.configuration, [.bright])
+        // The README prints it in a module named app: `[app.Lamp.bright]`; here Lamp is nested
+        // in this class of the module StatechartTests.
+        XCTAssertEqual("\(lamp.configuration)", "[StatechartTests.ReadmeExampleTests.Lamp.bright]")
         try lamp.send(.toggle)
         XCTAssertEqual(log.take(), ["power off"])
         XCTAssertEqual(lamp.configuration, [.off])
@@ -34,6 +37,30 @@ final class ReadmeExampleTests: XCTestCase {
                 On(.toggle, to: .off)
             }
         }
+    }
+
+    func testPlayerExample() throws {
+        let log = Log()
+        let player = ChartDefinition(name: "player", states: [
+            StateDefinition("stopped", transitions: [TransitionDefinition(on: "play", to: "active")]),
+            StateDefinition("active", children: [
+                StateDefinition(history: "resume", type: .shallow, defaultTargets: ["playing"]),
+                StateDefinition("playing", transitions: [TransitionDefinition(on: "pause", to: "paused")]),
+                StateDefinition("paused", transitions: [TransitionDefinition(on: "play", to: "playing")]),
+            ], transitions: [TransitionDefinition(on: "stop", to: "stopped")],
+               onEntry: [{ _ in log.add("speaker on") }], onExit: [{ _ in log.add("speaker off") }]),
+        ])
+
+        let machine = Machine(try CompiledChart(player))
+        try machine.start()
+        try machine.send("play")
+        XCTAssertEqual(log.take(), ["speaker on"])
+        try machine.send("pause")
+        XCTAssertEqual(machine.configuration, ["paused"])
+        XCTAssertEqual("\(machine.configuration)", #"["paused"]"#)
+        try machine.send("stop")
+        XCTAssertEqual(log.take(), ["speaker off"])
+        XCTAssertEqual(machine.configuration, ["stopped"])
     }
 
     /// The README's picture of the lamp (docs/images/readme-lamp.svg) is drawn from this

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: gcc make swift
 # Suite: the C core's tests, with the plan cache and without it, linked against the library the
 # README's build line makes (make -C CStateCore test), and its warning checks (gcc and clang,
 # both builds, -Wall -Wextra -Wpedantic -Werror). The closing line adds up the three test runs.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: gcc make swift
 # Suite: the C core's tests under AddressSanitizer + UndefinedBehaviorSanitizer (any report
 # aborts the run), built with gcc and with clang, each with the plan cache and without it
 # (make -C CStateCore test-sanitize). The closing line adds up the four runs.

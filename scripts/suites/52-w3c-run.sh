@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: swift duktape libxml2-dev pkg-config
 # Suite: the W3C IRP suite's automatic tests through `statechart run FILE --timeout 10`, one
 # process per test file, as a user runs them (scripts/w3c-run.sh; about 30 s). All 191 must
 # pass: fewer tests found (a changed manifest or folder) fails the suite too.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: duktape pkg-config gcc swift
 # Suite: the Duktape the ECMAScript datamodel links (scripts/build-duktape.sh) has the hook that
 # stops runaway scripts wired to CDuktapeShim, and the shim is -std=c11 -Wall -Wextra -Wpedantic
 # -Werror clean with gcc and clang. (The shim's behaviour is tested by the Swift suite:

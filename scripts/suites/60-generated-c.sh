@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
+# needs: swift duktape libxml2-dev pkg-config gcc gcc-arm-none-eabi libnewlib-arm-none-eabi
 # Suite: `statechart generate c --trace-main` against `statechart trace`. For every chart in
 # scxml/examples, scxml/bench, scxml/fixtures and the W3C null-datamodel tests that the
 # generator accepts:
-# build the generated C with gcc and clang (-std=c11 -Wall -Wextra -Wpedantic -Werror), compile
-# it for a Cortex-M3 with arm-none-eabi-gcc (-Os -c), run it on the chart's .events file (the
+# build the generated C with gcc and clang (-std=c11 -Wall -Wextra -Wpedantic -Werror), the core and
+# the chart's files with the chart's own switches (-include NAME_config.h: its minimal
+# configuration), compile it for a Cortex-M3 with arm-none-eabi-gcc (-Os -c), run it on the
+# chart's .events file (the
 # W3C tests get no input besides start-up), and compare its standard output with
 # `statechart trace` on the same input, byte for byte. Charts the generator refuses are listed
 # with its reason; a refusal of a chart expected to generate is a failure.
+# The trace program checks that NAME_MACHINE_SIZE (SC_MACHINE_SIZE) is sc_machine_size() in that
+# build, so every chart also checks the size macro.
 #   scxml/bench/large.scxml is included (its C build takes a few seconds).
+# needs: gcc clang gcc-arm-none-eabi swift
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build_log=$(swift build --product statechart 2>&1) || { echo "$build_log" | tail -20; echo "generated-c: 0 passed, 1 failed"; exit 1; }
@@ -21,15 +27,21 @@ flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror -I CStateCore/include)
 passed=0 failed=0 refused=()
 
 # Documents the generator must refuse (content with no C form), with a word of the reason.
-declare -A expected_refusals=([invalid]="an invalid document")
+declare -A expected_refusals=([invalid]="an invalid document" [ecmascript]="the ECMAScript datamodel" [w3clike]="the ECMAScript datamodel")
 
-# The core, compiled once per compiler.
-for cc in gcc "$clang"; do
-  mkdir -p "$work/core-$(basename "$cc")"
-  for f in CStateCore/*.c; do
-    "$cc" "${flags[@]}" -O1 -c "$f" -o "$work/core-$(basename "$cc")/$(basename "$f" .c).o"
-  done
-done
+# The core, compiled once per compiler and configuration (charts with the same switches share it).
+core_for() {   # core_for COMPILER CONFIG-FILE: prints the folder of the core's objects
+  local cc=$1 config=$2 key dir
+  key=$(grep '^#define SC_CONFIG_' "$config" | md5sum | cut -c1-12)
+  dir="$work/core-$(basename "$cc")-$key"
+  if [ ! -d "$dir" ]; then
+    mkdir -p "$dir"
+    for f in CStateCore/*.c; do
+      "$cc" "${flags[@]}" -O1 -include "$config" -c "$f" -o "$dir/$(basename "$f" .c).o"
+    done
+  fi
+  echo "$dir"
+}
 
 check() {   # check FILE EVENTS-FILE-or-empty
   local file=$1 events=$2 name dir out
@@ -46,9 +58,11 @@ check() {   # check FILE EVENTS-FILE-or-empty
   fi
   [ -n "$events" ] || events=/dev/null
   "$tool" trace "$file" < "$events" > "$dir/expected.txt" 2>/dev/null || true
-  local ok=1 cc
+  local ok=1 cc config core
+  config=$(ls "$dir"/*_config.h)
   for cc in gcc "$clang"; do
-    if ! "$cc" "${flags[@]}" -O1 "$dir"/*.c "$work/core-$(basename "$cc")"/*.o -o "$dir/trace-$(basename "$cc")" 2> "$dir/cc.txt"; then
+    core=$(core_for "$cc" "$config")
+    if ! "$cc" "${flags[@]}" -O1 -include "$config" "$dir"/*.c "$core"/*.o -o "$dir/trace-$(basename "$cc")" 2> "$dir/cc.txt"; then
       echo "FAIL $file: $cc: $(head -5 "$dir/cc.txt")"; ok=0; continue
     fi
     "$dir/trace-$(basename "$cc")" < "$events" > "$dir/actual.txt" 2>/dev/null || true
@@ -60,7 +74,7 @@ check() {   # check FILE EVENTS-FILE-or-empty
   done
   local c
   for c in "$dir"/*.c; do
-    if ! arm-none-eabi-gcc "${flags[@]}" -mcpu=cortex-m3 -mthumb -Os -c "$c" -o "$dir/arm.o" 2> "$dir/arm.txt"; then
+    if ! arm-none-eabi-gcc "${flags[@]}" -include "$config" -mcpu=cortex-m3 -mthumb -Os -c "$c" -o "$dir/arm.o" 2> "$dir/arm.txt"; then
       echo "FAIL $file: arm-none-eabi-gcc $(basename "$c"): $(head -5 "$dir/arm.txt")"; ok=0
     fi
   done
@@ -72,7 +86,7 @@ for file in scxml/examples/*.scxml scxml/bench/*.scxml scxml/fixtures/*.scxml; d
   [ -f "$events" ] || events=""
   check "$file" "$events"
 done
-for file in ../shared/w3c-scxml/null/*.scxml; do
+for file in Tests/W3C/null/*.scxml; do
   check "$file" ""
 done
 
@@ -97,6 +111,31 @@ firmware_check() {
   done
 }
 firmware_check
+
+# NAME.c stops a build that leaves out a feature the chart needs (door.scxml: history, parallel
+# states, guards, content), naming the switch; its own configuration compiles (above).
+for switch in SC_CONFIG_NO_HISTORY SC_CONFIG_NO_PARALLEL SC_CONFIG_NO_GUARDS SC_CONFIG_NO_CONTENT; do
+  if gcc "${flags[@]}" -D$switch=1 -c "$work/door/door.c" -o "$work/door-refused.o" 2>"$work/refused.txt"; then
+    echo "FAIL door.c compiled with $switch=1"; failed=$((failed + 1))
+  elif grep -q "error: #error \"door: the chart has [a-z ,-]*; build without $switch (see door_config.h)\"" "$work/refused.txt"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL door.c with $switch=1: $(head -3 "$work/refused.txt")"; failed=$((failed + 1))
+  fi
+done
+
+# In() of a state that does not exist: validate and generate refuse it (exit status 2), naming
+# the place, the id and the known ids.
+printf '%s\n' '<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">' \
+  '  <state id="closed"><transition event="e" cond="In('"'"'zz'"'"')" target="closed"/></state>' '</scxml>' >"$work/zz.scxml"
+expected_zz="$work/zz.scxml:2:22: error: cond=\"In('zz')\": In() of 'zz' does not name a state; known ids include 'closed'"
+for command in validate "generate c"; do
+  # shellcheck disable=SC2086
+  status=0; "$tool" $command "$work/zz.scxml" $([ "$command" = validate ] || echo "-o $work/zz") >"$work/zz.out" 2>"$work/zz.err" || status=$?
+  # (validate prints its diagnostics on standard output until the CLI convention moves them.)
+  if [ $status -eq 2 ] && [ "$(cat "$work/zz.out" "$work/zz.err")" = "$expected_zz" ]; then passed=$((passed + 1)); else
+    echo "FAIL statechart $command on In('zz'): status $status, output: $(cat "$work/zz.out" "$work/zz.err")"; failed=$((failed + 1)); fi
+done
 
 if ((${#refused[@]})); then
   echo "refused by the generator:"

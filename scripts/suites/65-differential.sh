@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: swift duktape libxml2-dev pkg-config gcc python3
 # Suite: random charts through the generated C and through the Swift engine (issue 10). A
 # CI-sized batch of Tests/Differential/chartgen.py's charts (seeds 1-200) goes through
 # `statechart trace` and through the program `statechart generate c --trace-main` writes; their

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Suite: the plain C example (Examples/C) and the same dispatch loop as Cortex-M3 firmware under
-# QEMU. Checks, each counted:
+# needs: swift duktape libxml2-dev pkg-config gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+# Suite: the plain C example (Examples/C) and the same dispatch loop as firmware under QEMU, on a
+# Cortex-M3 and a Cortex-M0. Checks, each counted:
 #   - the committed generated files are what `statechart generate c` produces now;
 #   - the example builds with `make` (cc, -Werror) and with gcc and clang;
 #   - the timer table's own tests pass (make test);
@@ -8,11 +9,16 @@
 #     on lines that are not UTF-8 it prints exactly what `statechart trace` prints;
 #   - on timed.events (delayed events firing from the tick counter, a cancelled timer) it prints
 #     timed.expected, worked out by hand;
-#   - the firmware builds with arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -Os, runs under
-#     qemu-system-arm (mps2-an385) within a timeout, exits 0 and prints what the host build prints,
-#     for every event script; a failing firmware makes QEMU exit non-zero;
-#   - scripts/footprint.sh runs.
+#   - the firmware builds with arm-none-eabi-gcc -Os for each board, the Cortex-M3 `mps2-an385`
+#     (-mcpu=cortex-m3) and the Cortex-M0 `microbit` (-mcpu=cortex-m0, ARMv6-M), runs under
+#     qemu-system-arm within a timeout, exits 0 and prints what the host build prints, for every
+#     event script; a failing firmware makes QEMU exit non-zero;
+#   - no heap: CStateCore/README.md's firmware build line, run as written, makes a library whose
+#     only object referencing malloc/free is sc_machine_alloc.o, and the firmware linked against it
+#     (newlib-nano, no --gc-sections) has no malloc, free or _sbrk and runs like the others;
+#   - scripts/footprint.sh prints its tables.
 # A missing toolchain or QEMU fails the suite (scripts/setup.sh installs them).
+# needs: gcc clang make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm swift
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -102,23 +108,33 @@ else
   fail "a malformed time line: status $status, stderr: $(cat "$work/bad.txt")"
 fi
 
-echo "== Cortex-M3 firmware under QEMU (mps2-an385)"
-for script in "$events" "$edge" "$timed"; do
-  name=$(basename "$script" .events)
-  expected="$work/host-$name.txt"
-  if make -s -C $example/cortex-m EVENTS="$root/$script" >"$work/fw-make.txt" 2>&1; then
-    pass "firmware builds for $script"
-  else
-    fail "firmware build for $script"; cat "$work/fw-make.txt" >&2; continue
-  fi
-  # `make run` is the one place the QEMU command line lives (it has a 60 s timeout).
-  make -s -C $example/cortex-m run EVENTS="$root/$script" \
-    >"$work/qemu-$name.txt" 2>"$work/qemu-$name-err.txt" </dev/null; status=$?
-  [ $status -eq 0 ] && pass "QEMU run of $script exits 0" || { fail "QEMU run of $script exits $status"; cat "$work/qemu-$name-err.txt" >&2; }
-  same "QEMU output on $script equals the host build's" "$expected" "$work/qemu-$name.txt"
-  [ ! -s "$work/qemu-$name-err.txt" ] && pass "QEMU run of $script reports no error" \
-    || { fail "QEMU run of $script wrote to stderr"; cat "$work/qemu-$name-err.txt" >&2; }
+boards=(mps2-an385 microbit)
+for board in "${boards[@]}"; do
+  echo "== firmware under QEMU ($board)"
+  for script in "$events" "$edge" "$timed"; do
+    name=$(basename "$script" .events)
+    expected="$work/host-$name.txt"
+    if make -s -C $example/cortex-m BOARD=$board EVENTS="$root/$script" >"$work/fw-make.txt" 2>&1; then
+      pass "$board firmware builds for $script"
+    else
+      fail "$board firmware build for $script"; cat "$work/fw-make.txt" >&2; continue
+    fi
+    # `make run` is the one place the QEMU command line lives (it has a 60 s timeout).
+    make -s -C $example/cortex-m run BOARD=$board EVENTS="$root/$script" \
+      >"$work/qemu-$name.txt" 2>"$work/qemu-$name-err.txt" </dev/null; status=$?
+    [ $status -eq 0 ] && pass "$board QEMU run of $script exits 0" \
+      || { fail "$board QEMU run of $script exits $status"; cat "$work/qemu-$name-err.txt" >&2; }
+    same "$board QEMU output on $script equals the host build's" "$expected" "$work/qemu-$name.txt"
+    [ ! -s "$work/qemu-$name-err.txt" ] && pass "$board QEMU run of $script reports no error" \
+      || { fail "$board QEMU run of $script wrote to stderr"; cat "$work/qemu-$name-err.txt" >&2; }
+  done
 done
+# The Cortex-M0 build is ARMv6-M code: its objects say so (Tag_CPU_arch: v6S-M), and the M3's v7.
+arch_of() { arm-none-eabi-readelf -A "$1" | sed -n 's/^ *Tag_CPU_arch: //p' | head -1; }
+m0=$(arch_of $example/cortex-m/build/microbit/microwave/firmware.elf)
+m3=$(arch_of $example/cortex-m/build/mps2-an385/microwave/firmware.elf)
+[ "$m0" = "v6S-M" ] && [ "$m3" = "v7" ] && pass "the microbit firmware is ARMv6-M ($m0), the mps2-an385 one ARMv7 ($m3)" \
+  || fail "firmware architectures: microbit '$m0', mps2-an385 '$m3'"
 
 # A failing firmware must fail the run: main's status reaches QEMU's exit status through
 # semihosting, and the diagnostic reaches standard error.
@@ -134,15 +150,52 @@ if make -s -C $example/cortex-m EVENTS="$work/malformed.events" >"$work/fw-make.
 else
   fail "firmware build for a malformed script"; cat "$work/fw-make.txt" >&2
 fi
-rm -rf $example/cortex-m/build/malformed
+rm -rf $example/cortex-m/build/*/malformed
 
-# The footprint script keeps working (it also checks that every chart's NAME_MACHINE_SIZE covers
-# sc_machine_size() on the 32-bit target); its figures are CStateCore/README.md's table.
-if scripts/footprint.sh >"$work/footprint.md" 2>"$work/footprint-err.txt" &&
-   [ "$(grep -c '^| [a-z-]* | [0-9]*, [0-9]* | with' "$work/footprint.md")" -eq 8 ]; then
-  pass "scripts/footprint.sh measures 4 charts with and without the plan cache"
+echo "== no heap: the README's firmware build line"
+# The block after <!-- firmware-build-line in CStateCore/README.md, run as written from the root.
+sed -n '/^<!-- firmware-build-line/,/^```$/p' CStateCore/README.md | sed '1,2d;$d' >"$work/firmware-build.sh"
+library=CStateCore/.build/libcstatecore.a
+if [ -s "$work/firmware-build.sh" ] && sh -e "$work/firmware-build.sh" >"$work/lib.txt" 2>&1; then
+  pass "CStateCore/README.md's firmware build line runs as written: $(cat "$work/firmware-build.sh")"
 else
-  fail "scripts/footprint.sh"; tail -5 "$work/footprint-err.txt" >&2
+  fail "CStateCore/README.md's firmware build line"; cat "$work/firmware-build.sh" "$work/lib.txt" >&2
+fi
+heap='^(malloc|free|calloc|realloc|_sbrk|_malloc_r|_free_r|_sbrk_r)$'
+# Undefined symbols per member: "lib.a:member.o:         U malloc" with -A.
+arm-none-eabi-nm -A -u "$library" >"$work/undefined.txt" 2>&1
+heap_users=$(awk -v heap="$heap" '{ split($1, p, ":"); if ($NF ~ heap) print p[2] }' "$work/undefined.txt" | sort -u | paste -sd' ' -)
+[ "$heap_users" = "sc_machine_alloc.o" ] && pass "only sc_machine_alloc.o of the library references malloc/free" \
+  || fail "library members referencing the heap: '$heap_users' (expected only sc_machine_alloc.o)"
+# The microwave's firmware against that library: the core's defaults (no chart switches, as the
+# library was built), no --gc-sections.
+fwdir="$work/heapless"
+mkdir -p "$fwdir"
+sed -e 's/^/    "/' -e 's/$/",/' "$events" >"$fwdir/script.inc"
+if (cd $example/cortex-m && arm-none-eabi-gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -mcpu=cortex-m3 -mthumb -Os \
+      -DCPU_HZ=25000000u -I"$root/CStateCore/include" -I../generated -I"$fwdir" startup.c semihosting.c firmware.c \
+      ../app.c ../timers.c ../generated/microwave.c "$root/$library" -nostartfiles --specs=nano.specs \
+      -T mps2-an385.ld -o "$fwdir/firmware.elf") >"$work/heapless.txt" 2>&1; then
+  pass "a firmware links against that library with newlib-nano and no --gc-sections"
+  found=$(arm-none-eabi-nm "$fwdir/firmware.elf" | awk -v heap="$heap" '$NF ~ heap { print $NF }' | paste -sd' ' -)
+  [ -z "$found" ] && pass "the firmware has no malloc, free or _sbrk (arm-none-eabi-nm)" \
+    || fail "the firmware links the heap: $found"
+  timeout 60 qemu-system-arm -machine mps2-an385 -nographic -monitor none -serial null \
+    -semihosting-config enable=on,target=native -icount shift=0,sleep=off -kernel "$fwdir/firmware.elf" \
+    </dev/null >"$fwdir/out.txt" 2>"$fwdir/err.txt"
+  same "the heap-free firmware prints what the host build prints" "$work/host-microwave.txt" "$fwdir/out.txt"
+else
+  fail "a firmware against the README's library"; cat "$work/heapless.txt" >&2
+fi
+
+# The footprint script keeps working: a table per board (Cortex-M3, Cortex-M0), each with the
+# three charts, the full core and QP-nano's published figures.
+if scripts/footprint.sh >"$work/footprint.md" 2>"$work/footprint-err.txt" &&
+   [ "$(grep -c '^| \(turnstile\|traffic light\|door\|full core, every feature\) | ' "$work/footprint.md")" -eq 8 ] &&
+   [ "$(grep -c '^| QP-nano' "$work/footprint.md")" -eq 2 ]; then
+  pass "scripts/footprint.sh measures 3 charts and the full core on 2 boards"
+else
+  fail "scripts/footprint.sh"; tail -5 "$work/footprint-err.txt" >&2; head -20 "$work/footprint.md" >&2
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: swift duktape libxml2-dev pkg-config
 # Suite: each libFuzzer harness (CStateCore tables and dispatch, the SCXML loader with the null
 # and the ECMAScript datamodel) replays its known reproducers, then fuzzes for a short smoke
 # period (FUZZ_SMOKE_SECONDS, default 60) under AddressSanitizer and UndefinedBehaviorSanitizer.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# needs: swift duktape libxml2-dev pkg-config
 # Suite: the Swift tests that run machines on several threads (concurrent senders, machines
 # messaging each other, delayed events on the real clock, invoked sessions, the BasicHTTP
 # server, the 8-thread stress tests) under ThreadSanitizer, built in their own scratch path

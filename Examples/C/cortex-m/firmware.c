@@ -1,5 +1,5 @@
 /*
- * firmware.c - the microwave's dispatch loop (../app.c) on a Cortex-M3: SysTick counts
+ * firmware.c - the microwave's dispatch loop (../app.c) on a Cortex-M: SysTick counts
  * milliseconds, the scripted input (an events file compiled in, see Makefile) stands in for the
  * buttons and the door switch, and trace lines go to the semihosting console. The loop sleeps
  * (WFI) while it waits for time to pass, waking on each tick to fire the delayed events due.
@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* System Control Space: the SysTick timer (Armv7-M Architecture Reference Manual, B3.3). */
+/* System Control Space: the SysTick timer (Armv7-M Architecture Reference Manual, B3.3; the same
+ * registers on Armv6-M, B3.3 of its manual). */
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
 #define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
 #define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
@@ -18,8 +19,7 @@
 #define SYST_CSR_TICKINT 2u
 #define SYST_CSR_CLKSOURCE_CPU 4u
 
-/* The AN385 image clocks the Cortex-M3 at 25 MHz. */
-#define CPU_HZ 25000000u
+/* CPU_HZ: the board's core clock, from the Makefile (BOARD). */
 #define TICK_HZ 1000u
 
 static volatile uint32_t ticks;   /* ms since the SysTick started */

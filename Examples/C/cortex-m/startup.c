@@ -1,5 +1,6 @@
 /*
- * startup.c - reset and exception vectors for a Cortex-M3 (the mps2-an385 board under QEMU).
+ * startup.c - reset and exception vectors for a Cortex-M (the mps2-an385 and microbit boards under
+ * QEMU).
  *
  * On reset the core loads the stack pointer from word 0 of the vector table and jumps to word 1,
  * reset_handler, which does what a C runtime's crt0 would: copy initialised data from flash to
@@ -17,7 +18,7 @@ int main(void);
  * enables SysTick (footprint.c) links this empty one. */
 __attribute__((weak)) void systick_handler(void) {}
 
-/* Linker script symbols (mps2-an385.ld). */
+/* Linker script symbols (sections.ld). */
 extern uint32_t stack_top, data_start, data_end, data_load, bss_start, bss_end;
 
 _Noreturn void reset_handler(void) {
@@ -57,7 +58,8 @@ static _Noreturn void fault_handler(void) {
     semihosting_exit(0);
 }
 
-/* Cortex-M3 system exceptions 0-15; the board's peripheral interrupts stay disabled. */
+/* System exceptions 0-15 (on a Cortex-M0, MemManage, BusFault, UsageFault and DebugMonitor are
+ * reserved and never taken); the board's peripheral interrupts stay disabled. */
 __attribute__((section(".vectors"), used)) static void (*const vectors[16])(void) = {
     (void (*)(void))(uintptr_t)&stack_top,
     reset_handler,

@@ -87,11 +87,11 @@ extern const sc_chart microwave_chart;
 /** The options microwave_MACHINE_SIZE was computed with (zeros: the core's defaults). */
 extern const sc_options microwave_options;
 /**
- * Bytes of a machine for microwave_chart with microwave_options: sc_machine_size(&microwave_chart,
- * &microwave_options) on the host that generated this file; a 32-bit target, with smaller
- * pointers, needs no more, and sc_machine_init() refuses a block that is too small.
+ * Bytes of a machine for microwave_chart with microwave_options in the build this header is compiled
+ * in (its pointer sizes and SC_CONFIG_* switches, e.g. microwave_config.h): sc_machine_size(
+ * &microwave_chart, &microwave_options) as a constant (SC_MACHINE_SIZE of the chart's facts).
  */
-#define microwave_MACHINE_SIZE ((size_t)1176u)
+#define microwave_MACHINE_SIZE SC_MACHINE_SIZE(12u, 7u, 2u, 14u, 0u, 0u, 0u, 1u, 1u, 8u, 8u)
 
 /** sc_event.flags of the events the chart sends to itself (<send> without delay). */
 #define microwave_SENT_FLAG 0x1u

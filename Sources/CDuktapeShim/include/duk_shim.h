@@ -53,6 +53,7 @@ typedef struct dukshim_budget dukshim_budget;
 /* What a source text is. */
 #define DUKSHIM_SOURCE_EXPRESSION 0 /* one expression, evaluated as "(source)" */
 #define DUKSHIM_SOURCE_SCRIPT 1     /* a program (statements), global code */
+#define DUKSHIM_SOURCE_LOCATION 2   /* an assignment target: compiled as a strict-mode `location = value` */
 
 /* What an operation leaves in dukshim_result. */
 #define DUKSHIM_RESULT_NONE 0
@@ -64,6 +65,7 @@ typedef struct dukshim_budget dukshim_budget;
 #define DUKSHIM_VALUE_DATA 0       /* encoded bytes */
 #define DUKSHIM_VALUE_EXPRESSION 1 /* an expression evaluated first */
 #define DUKSHIM_VALUE_STORED 2     /* a value stored with dukshim_store (optionally one element of it) */
+#define DUKSHIM_VALUE_COMPILED 3   /* a compiled expression (dukshim_compile) called first; `element` is its id */
 
 /**
  * Called when a script calls a host function registered with dukshim_register_function.
@@ -84,8 +86,15 @@ dukshim_budget *dukshim_budget_create(size_t limit);
 void dukshim_budget_retain(dukshim_budget *budget);
 void dukshim_budget_release(dukshim_budget *budget); /* NULL is ignored */
 size_t dukshim_budget_limit(const dukshim_budget *budget);
-/** Bytes currently held by all heaps of the budget. */
+/** Bytes currently held by all heaps of the budget (and by the charges below). */
 size_t dukshim_budget_in_use(const dukshim_budget *budget);
+/** Charges `bytes` held outside the heaps (a value copied out of an engine); 0 (and nothing
+    charged) when that would pass the limit. Give them back with dukshim_budget_refund. */
+int32_t dukshim_budget_charge(dukshim_budget *budget, size_t bytes);
+void dukshim_budget_refund(dukshim_budget *budget, size_t bytes);
+/** Frees the engine's copy of the last result when it is large (the caller has decoded it), so
+    an engine keeps no payload-sized buffer between operations. */
+void dukshim_result_trim(dukshim_engine *engine);
 
 /**
  * Creates a heap charging `budget` (which it retains), whose operations each stop after
@@ -115,18 +124,68 @@ const uint8_t *dukshim_result(const dukshim_engine *engine, size_t *length);
 int32_t dukshim_eval(dukshim_engine *engine, const char *source, size_t source_length, int32_t source_kind,
                     int32_t result_mode, int32_t compile_only);
 
+/**
+ * Compiles `source` as `source_kind` (an expression, a script, or a location) once and keeps it
+ * in the engine; *function_id receives the id later operations call it by. A syntax error is
+ * reported like any error (name, message, line) and leaves no function. Ids stay valid for the
+ * engine's life.
+ */
+int32_t dukshim_compile(dukshim_engine *engine, const char *source, size_t source_length, int32_t source_kind,
+                        int32_t *function_id);
+/**
+ * Bytecode of a compiled source (duk_dump_function), left in dukshim_result, and the way back:
+ * dukshim_load_compiled adds a function loaded from such bytes and gives its id. Duktape does
+ * not check bytecode: load only bytes an engine of this process dumped (same Duktape build).
+ */
+int32_t dukshim_dump_compiled(dukshim_engine *engine, int32_t function_id);
+int32_t dukshim_load_compiled(dukshim_engine *engine, const uint8_t *bytecode, size_t length, int32_t *function_id);
+/** Drops every compiled source: ids given so far are invalid from now on. */
+int32_t dukshim_forget_compiled(dukshim_engine *engine);
+/** Calls a compiled expression or script (global `this`); results as dukshim_eval's. */
+int32_t dukshim_call_compiled(dukshim_engine *engine, int32_t function_id, int32_t result_mode);
+
+/*
+ * `_event`: the host binds each event's fields here without any script running (no Duktape call:
+ * the text is copied into buffers the engine reuses); the object scripts see is built from them
+ * when a script first reads `_event` after the binding, and is then the same object for every read
+ * until the next binding. Its members, in this order: name, type, sendid, origin, origintype,
+ * invokeid, data (undefined unless given), raw (only when given). The object is frozen; `data`'s
+ * contents are not.
+ */
+#define DUKSHIM_EVENT_NAME 0
+#define DUKSHIM_EVENT_TYPE 1
+#define DUKSHIM_EVENT_SENDID 2
+#define DUKSHIM_EVENT_ORIGIN 3
+#define DUKSHIM_EVENT_ORIGINTYPE 4
+#define DUKSHIM_EVENT_INVOKEID 5
+#define DUKSHIM_EVENT_RAW 6
+#define DUKSHIM_EVENT_FIELD_COUNT 7
+/** Defines the global `_event` as this binding's read-only accessor (once per engine; until the
+    first binding it reads as undefined). Engines that never call it have no `_event`. */
+int32_t dukshim_event_install(dukshim_engine *engine);
+/** Starts binding a new event: every field absent, no data. */
+void dukshim_event_begin(dukshim_engine *engine);
+/** Sets one field (DUKSHIM_EVENT_*) to UTF-8 text; 0 when out of memory (the field stays absent). */
+int32_t dukshim_event_set_field(dukshim_engine *engine, int32_t field, const char *text, size_t text_length);
+/** Sets `data`: encoded bytes (DUKSHIM_VALUE_DATA) or the key of a stored value
+    (DUKSHIM_VALUE_STORED). Data the engine cannot hold (nested too deeply) reads as undefined.
+    0 when out of memory (no data). */
+int32_t dukshim_event_set_data(dukshim_engine *engine, int32_t value_kind, const void *value, size_t value_length);
+
 /*
  * Operations taking a value: `value_kind` selects the source of the value:
  *   DUKSHIM_VALUE_DATA: `value`/`value_length` hold encoded bytes;
  *   DUKSHIM_VALUE_EXPRESSION: `value` is the expression source (UTF-8);
- *   DUKSHIM_VALUE_STORED: `value` is the stored key, `element` >= 0 picks one array element.
+ *   DUKSHIM_VALUE_STORED: `value` is the stored key, `element` >= 0 picks one array element;
+ *   DUKSHIM_VALUE_COMPILED: `element` is the id of a compiled expression, called first.
  */
 /** Defines (or redefines) the global variable `name`. Fails for read-only system variables. */
 int32_t dukshim_declare(dukshim_engine *engine, const char *name, size_t name_length, int32_t value_kind,
                        const void *value, size_t value_length, int64_t element);
-/** Strict-mode assignment `location = value`: undeclared identifiers and read-only targets throw. */
-int32_t dukshim_assign(dukshim_engine *engine, const char *location, size_t location_length, int32_t value_kind,
-                      const void *value, size_t value_length, int64_t element);
+/** Strict-mode assignment `location = value` through a compiled location (DUKSHIM_SOURCE_LOCATION):
+    undeclared identifiers and read-only targets throw. */
+int32_t dukshim_assign(dukshim_engine *engine, int32_t location_id, int32_t value_kind, const void *value,
+                       size_t value_length, int64_t element);
 /** Binds a read-only global (accessor whose setter throws TypeError). Data values are deep-frozen,
     stored values are frozen one level deep. */
 int32_t dukshim_set_readonly(dukshim_engine *engine, const char *name, size_t name_length, int32_t value_kind,
@@ -134,9 +193,15 @@ int32_t dukshim_set_readonly(dukshim_engine *engine, const char *name, size_t na
 /** Keeps a value in the heap under `key`, out of the scripts' reach. */
 int32_t dukshim_store(dukshim_engine *engine, const char *key, size_t key_length, int32_t value_kind,
                      const void *value, size_t value_length, int64_t element);
-/** Evaluates `expression`, requires an Array and stores a shallow copy; *count receives its length. */
-int32_t dukshim_store_array_copy(dukshim_engine *engine, const char *key, size_t key_length, const char *expression,
-                                size_t expression_length, int64_t *count);
+/** Calls the compiled expression `array_id`, requires an Array and stores a shallow copy; *count
+    receives its length. */
+int32_t dukshim_store_array_copy(dukshim_engine *engine, const char *key, size_t key_length, int32_t array_id,
+                                 int64_t *count);
+/** One `<foreach>` step in one operation: assigns stored[key][element] through the compiled
+    location `item_id`, then (unless `index_id` is -1) `element` through `index_id`. On an error
+    *failed_part says which assignment failed (0: the item, 1: the index). */
+int32_t dukshim_foreach_step(dukshim_engine *engine, const char *key, size_t key_length, size_t element,
+                             int32_t item_id, int32_t index_id, int32_t *failed_part);
 /** Encodes the stored value (result mode DATA). ReferenceError when there is none. */
 int32_t dukshim_stored_value(dukshim_engine *engine, const char *key, size_t key_length);
 /** *exists = 1 when a value is stored under `key`. */

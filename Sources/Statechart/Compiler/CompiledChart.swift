@@ -29,20 +29,17 @@ public final class CompiledChart: @unchecked Sendable {
     /// Guards and action lists by the ids the core's tables use (see ``CallbackTable``).
     let guardTable: CallbackTable<GuardBox>
     let actionTable: CallbackTable<ActionBox>
-    /// Whether a dispatch can run a guard or an action: the chart has a guard, or an action
-    /// list besides its start-up content (``ChartDefinition/onStart``, the root's initial
-    /// content, which only `start` runs; every SCXML chart has one). Without, a send need not
-    /// put back a callback frame (`MachineRuntime.dispatchRunsGuardsOrActions`).
-    let dispatchRunsGuardsOrActions: Bool
     let invocations: [Int: [Invocation]]
     let doneData: [Int: DoneData]
     let kinds: [sc_state_kind]
+    /// The history states' indices in document order (what a snapshot reads records of).
+    let historyStates: [Int]
 
     let chartPointer: UnsafeMutablePointer<sc_chart>
     /// The `sc_options.flags` every machine of this chart passes: `SC_MACHINE_TRUSTED_CHART`.
     /// The tables passed `sc_chart_check` when they were compiled (`ChartCompiler.layOutTables`
-    /// throws otherwise) and are never written again, so the core skips the check for each
-    /// machine (about 1,000 instructions for the turnstile, 11 million for a 5,000-state chart).
+    /// throws otherwise) and are never written again, so the core skips the check, linear in the
+    /// chart's size, for each machine.
     let coreMachineFlags: UInt32 = SC_MACHINE_TRUSTED_CHART
     /// `sc_machine_size` for the last options asked (see ``coreMachineBytes(_:)``), packed as
     /// the options' internal queue capacity and flags (high half) and the size (low half);
@@ -69,14 +66,14 @@ public final class CompiledChart: @unchecked Sendable {
         self.eventNames = compiled.eventTable.names
         self.stateIndex = compiled.stateIndex
         self.events = compiled.eventTable
-        self.guardTable = CallbackTable(single: compiled.guards)
-        self.actionTable = CallbackTable(lists: compiled.actions)
-        // Each list has an id of its own (ChartCompiler.actionID), the start-up one too.
-        self.dispatchRunsGuardsOrActions = !compiled.guards.isEmpty
-            || compiled.actions.count > (definition.startBoxes.isEmpty ? 0 : 1)
+        self.guardTable = CallbackTable(compiled.guards)
+        self.actionTable = CallbackTable(compiled.actions.map(ActionBox.sequence))
         self.invocations = compiled.invocations
         self.doneData = compiled.doneData
         self.kinds = compiled.kinds
+        self.historyStates = compiled.kinds.indices.filter {
+            compiled.kinds[$0] == SC_HISTORY_SHALLOW || compiled.kinds[$0] == SC_HISTORY_DEEP
+        }
         self.chartPointer = compiled.chart
         self.statesPointer = compiled.states
         self.transitionsPointer = compiled.transitions

@@ -54,7 +54,7 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
         runtime = machine.runtime
         core = machine.runtime.core
         eventKeys = chart.eventKeys
-        runtime.confinedToOneThread = true
+        runtime.isConfined = true
     }
 
     /// Builds a chart with the DSL and a machine for it, in one step.
@@ -89,24 +89,31 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
     ///   allocation, no string work, no lock and no atomic instruction.
     @inlinable @inline(__always) @discardableResult
     public func send(_ event: Event) throws -> SendOutcome {
-        // While the machine is confined and nothing but the core has work to do
-        // (`confinedSendsDirectly`): the byte table, one flag, `sc_machine_dispatch` and one
-        // test of its status; nothing held, no thread id, no atomic instruction.
         let id = eventKeys.id(for: event)
         guard id != .max else { return try sendGeneral(event) }
-        let coreEvent = sc_event(id: id, flags: 0, data: 0)
-        guard runtime.confinedSendsDirectly else { return try machine.sendConfinedHoldingGate(coreEvent) }
-        let status = runtime.dispatchRestoringFrame(core, coreEvent)
-        if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
+        return try sendCoreEvent { sc_event(id: id, flags: 0, data: 0) }
+    }
+
+    /// The one send path of a confined machine. While the dispatch policy allows it
+    /// (``DispatchPolicy/confinedSendsUnlocked``) the event goes straight to the core holding
+    /// nothing: one flag, `sc_machine_dispatch` and one test of its status, no thread id, no
+    /// atomic instruction. No other thread can reach the machine, and its own callbacks cannot
+    /// send to it without sharing it first (``ActionContext/machine``), which takes the lock.
+    /// Otherwise the lock is held (`Machine.sendConfinedLocked`).
+    @inlinable @inline(__always)
+    func sendCoreEvent(_ makeEvent: () -> sc_event) throws -> SendOutcome {
+        guard runtime.dispatchPolicy.confinedSendsUnlocked else { return try machine.sendConfinedLocked(makeEvent) }
+        let status = sc_machine_dispatch(core, makeEvent())
+        if runtime.dispatchPolicy.completesSend(status) { return status == SC_OK ? .handled : .unhandled }
         return try machine.finishConfinedSend(status)
     }
 
-    /// The send path for events the byte table does not cover (payloads, names the chart does
-    /// not mention).
+    /// The send for events the byte table does not cover (payloads, names the chart does not
+    /// mention): the same path, the event converted by the general mapping.
     @usableFromInline
     func sendGeneral(_ event: Event) throws -> SendOutcome {
         let (untyped, typed, known) = base.maps.untyped(event)
-        return try machine.submitConfined(untyped, typed: typed, known: known)
+        return try sendCoreEvent { runtime.coreEvent(untyped, typed: typed, known: known) }
     }
 
     /// Exits every active state and halts; see ``Machine/stop()``.

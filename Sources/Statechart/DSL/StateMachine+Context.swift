@@ -17,17 +17,14 @@ extension StateMachine {
     public struct Context {
         /// The untyped context underneath (event names, raw payloads, untyped sends).
         public let untyped: ActionContext
-        // The only stored property: the chart's maps travel in the untyped context
-        // (`ActionContext.argument`), so this context is laid out and passed exactly as the
-        // untyped one and the dispatch path calls a typed callback as an untyped one, without an
-        // adapter closure (`TypedCallbackABI`). A stored property added here breaks that.
+        // The chart's maps travel in the untyped context (`ActionContext.argument`, the box's
+        // argument), so a typed callback's box makes this context from the untyped one alone.
 
-        /// Whether this context is the untyped one alone (`TypedCallbackABI` relies on it).
-        @usableFromInline
-        static var layoutMatchesUntyped: Bool {
-            MemoryLayout<Self>.size == MemoryLayout<ActionContext>.size
-                && MemoryLayout<Self>.stride == MemoryLayout<ActionContext>.stride
-                && MemoryLayout<Self>.alignment == MemoryLayout<ActionContext>.alignment
+        /// The typed context of a callback whose untyped context carries the chart's maps
+        /// (a typed box's, `ActionBox.init(typed:maps:)`).
+        @inlinable @inline(__always)
+        init(untyped: ActionContext) {
+            self.untyped = untyped
         }
 
         @inlinable @inline(__always)

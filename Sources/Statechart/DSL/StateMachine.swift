@@ -27,9 +27,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     public let chart: TypedChart<State, Event>
     /// The untyped machine underneath: the same machine, seen with string ids and untyped events.
     public let machine: Machine
-    /// `machine.gate`, kept here for the send path (see `Machine.send(coreEventID:through:)`);
+    /// `machine.lock`, kept here for the send path (see `Machine.send(coreEventID:flags:through:)`);
     /// free in memory: the object's allocation has the room.
-    @usableFromInline let gate: ReentrantGate
+    @usableFromInline let lock: MachineLock
 
     // The chart's tables, read through `chart` rather than copied here: a million machines
     // would hold a million copies (64 bytes each), and the send path pays one load for it.
@@ -55,7 +55,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
         self.extendedState = context.map { ExtendedState($0) }
         self.invocationRuns = chart.hasInvocations ? InvocationRuns() : nil
         self.machine = Machine(chart.compiled, options: options, clock: clock)
-        self.gate = machine.gate
+        self.lock = machine.lock
         machine.typedOwner = self
     }
 
@@ -101,7 +101,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     @inlinable @inline(__always) @discardableResult
     public func send(_ event: Event) throws -> SendOutcome {
         let id = eventKeys.id(for: event)
-        if id != .max { return try machine.send(coreEventID: id, through: gate) }
+        if id != .max { return try machine.send(coreEventID: id, through: lock) }
         return try sendGeneral(event)
     }
 

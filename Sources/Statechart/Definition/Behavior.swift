@@ -1,4 +1,4 @@
-import CMachineLock
+import CCallbackFrame
 import CStateCore
 
 /// Executable content: runs during a microstep with the machine's lock held.
@@ -83,50 +83,33 @@ extension Event: ExpressibleByStringLiteral {
 /// ```
 public struct ActionContext {
     // No reference to the runtime: the serial of the callback frame the context was made in
-    // (`machine_callback.h`, a thread-local of the calling thread), which also holds the
+    // (`callback_frame.h`, a thread-local of the calling thread), which also holds the
     // runtime's address while the callback runs. The check reads only the thread-local, so a
-    // context kept past its callback is refused even once its runtime is gone. Holding the
-    // runtime strongly cost an atomic retain and release per guard or action (about 40
-    // instructions each; 145 per event on the guarded benchmark).
+    // context kept past its callback is refused even once its runtime is gone, and a context
+    // costs no reference counting.
     @usableFromInline let serial: UInt64
-    /// Where the core (or the runtime) keeps the event while the callback runs; read only once
-    /// the context is known to be live (``coreEvent``).
-    @usableFromInline let eventAddress: UnsafePointer<sc_event>
+    /// Where the core (or the runtime) keeps the event while the callback runs, nil for none;
+    /// read only once the context is known to be live (``coreEvent``).
+    @usableFromInline let eventAddress: UnsafePointer<sc_event>?
     /// The argument of the callback's box (``ActionBox/argument``), unretained (the box keeps
-    /// it): a typed chart's maps' callback block (`TypedChartMaps.callbackArgument`; a typed
-    /// context, ``StateMachine/Context``, is this context alone, so the dispatch path calls a
-    /// typed callback without building another), an SCXML session; nil for other callbacks.
-    /// Read only once the context is known to be live.
+    /// it): a typed chart's maps' callback block (`TypedChartMaps.callbackArgument`), an SCXML
+    /// session; nil for other callbacks. Read only once the context is known to be live.
     @usableFromInline package let argument: UnsafeRawPointer?
     /// The machine's configuration bits (`MachineRuntime.configuration`), so that a guard's
-    /// state test waits on no load before the bit's word: through the frame's runtime it
-    /// waited on two (a thread-local, then the runtime). Read only once the context is known to
-    /// be live (the machine is then running its callback).
+    /// state test reads its bit's word without going through the runtime. Read only once the
+    /// context is known to be live (the machine is then running its callback).
     @usableFromInline let configuration: UnsafePointer<UInt64>?
 
     /// A context for the callback running now on this thread, in the frame
     /// `MachineRuntime.withCallbackFrame` opened for it, for the event at `event` (none: nil),
     /// which must stay there while the callback runs.
     init(event: UnsafePointer<sc_event>? = nil, argument: UnsafeRawPointer? = nil) {
-        self.serial = machine_callback_serial()
-        self.eventAddress = event ?? machine_trampoline_no_event_address()
+        self.serial = callback_frame_serial()
+        self.eventAddress = event
         self.argument = argument
-        self.configuration = machine_callback_current_machine().map {
+        self.configuration = callback_frame_current_machine().map {
             Unmanaged<MachineRuntime>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.configuration }
         }
-    }
-
-    /// Whether the context is laid out as the C trampolines pass it (`machine_trampoline.h`):
-    /// the serial (64 bits), then three pointers: the event's address, the argument, the
-    /// configuration. Checked
-    /// where the trampolines' lists are filled (`CallbackTable`), in release builds too.
-    static var layoutMatchesTrampolines: Bool {
-        let word = MemoryLayout<UnsafeRawPointer>.size      // 8, or 4 on 32-bit targets
-        return MemoryLayout<ActionContext>.size == 8 + 3 * word
-            && MemoryLayout<ActionContext>.offset(of: \.serial) == 0
-            && MemoryLayout<ActionContext>.offset(of: \.eventAddress) == 8
-            && MemoryLayout<ActionContext>.offset(of: \.argument) == 8 + word
-            && MemoryLayout<ActionContext>.offset(of: \.configuration) == 8 + 2 * word
     }
 
     /// The core's view of the event (interned id and payload slot), so typed layers can map it
@@ -135,7 +118,7 @@ public struct ActionContext {
     @inlinable
     var coreEvent: sc_event {
         checkLive()
-        return eventAddress.pointee
+        return eventAddress?.pointee ?? sc_event(id: SC_NONE, flags: 0, data: 0)
     }
 
     /// This context, for a callback whose contexts carry `argument` (its box's).
@@ -144,8 +127,10 @@ public struct ActionContext {
         ActionContext(serial: serial, eventAddress: eventAddress, argument: argument, configuration: configuration)
     }
 
+    /// A context for the callback running in the frame with `serial` (see
+    /// `MachineRuntime+GuardsAndActions.swift`).
     @inlinable @inline(__always)
-    init(serial: UInt64, eventAddress: UnsafePointer<sc_event>, argument: UnsafeRawPointer?,
+    init(serial: UInt64, eventAddress: UnsafePointer<sc_event>?, argument: UnsafeRawPointer?,
          configuration: UnsafePointer<UInt64>?) {
         self.serial = serial
         self.eventAddress = eventAddress
@@ -157,7 +142,7 @@ public struct ActionContext {
     /// this thread; the program stops otherwise.
     @inlinable @inline(__always)
     var liveRuntimeAddress: UnsafeMutableRawPointer {
-        guard let address = machine_callback_machine(serial) else { ActionContext.usedOutsideItsCallback() }
+        guard let address = callback_frame_machine(serial) else { ActionContext.usedOutsideItsCallback() }
         return address
     }
 
@@ -205,7 +190,7 @@ public struct ActionContext {
     /// lock, since another thread may send to it.
     public var machine: Machine? {
         let runtime = checked
-        runtime.handOut()
+        runtime.shareConfinedMachine()
         return runtime.owner
     }
 }

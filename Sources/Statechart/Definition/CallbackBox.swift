@@ -1,33 +1,28 @@
-import CMachineLock
-
 /// An action in a box of its own, made where its closure is made (the typed DSL's assembler,
-/// the SCXML builder; the public `[Action]` properties box what they are given).
+/// the SCXML builder; the public `[Action]` properties box what they are given), and called by
+/// the runtime's action callback (`MachineRuntime+GuardsAndActions.swift`) through the chart's
+/// ``CallbackTable``.
 ///
-/// Why: a closure kept in a generic container (an `[Action]` array, a generic class's field)
-/// is stored in its most general form, its argument passed indirectly, and each time it is
-/// read back out as an ``Action`` it is wrapped in a reabstraction thunk: a typed chart's
-/// action went through two such trips, so the dispatch path made three calls before the
-/// user's closure (about 40 instructions per action). A box is a class reference, which arrays
+/// Why a box: a closure kept in a generic container (an `[Action]` array, a generic class's
+/// field) is stored in its most general form, and each time it is read back out as an
+/// ``Action`` it is wrapped in a reabstraction thunk. A box is a class reference, which arrays
 /// carry as a pointer, and its closure, a `let` of the concrete type, keeps its natural form
-/// from where it is made to where the C trampoline calls it (`machine_trampoline.h`, which
-/// copies its two words out of it, `CallbackTable`): one indirect call.
+/// from where it is made to where the callback calls it: one indirect call, no retain.
 ///
 /// ```swift
 /// let box = ActionBox { ctx in ctx.raise("done") }
 /// state.entryBoxes.append(box)            // what `state.onEntry.append { ... }` does
 /// ```
 ///
-/// A box may hold an argument beside its closure (``CallbackArgument``): the dispatch path puts
-/// it in the ``ActionContext`` it makes (``ActionContext/argument``), loaded beside the closure,
-/// so the closure reaches it one dependent load sooner than through its captures. A typed chart's action is boxed as it is, with the chart's maps' callback block
-/// (`TypedChartMaps.callbackArgument`) as the argument, and called as an untyped one, since a
-/// typed context (``StateMachine/Context``) is that context and nothing else: wrapping it in an
-/// untyped closure that made the typed context cost a second indirect call and a frame per
-/// callback (about 16 instructions, and one more load in the chain the dispatch waits on). The SCXML builder passes its session.
+/// A box may hold an argument beside its closure (``CallbackArgument``): the callback puts it
+/// in the ``ActionContext`` it makes (``ActionContext/argument``), so the closure reaches it
+/// one dependent load sooner than through its captures. A typed chart's action is boxed with
+/// the chart's maps' callback block (`TypedChartMaps.callbackArgument`) as the argument, which
+/// its typed context (``StateMachine/Context``) reads; the SCXML builder passes its session.
 @usableFromInline
 package final class ActionBox: @unchecked Sendable {
     // @unchecked: immutable (its argument's owner is Sendable).
-    /// The closure the dispatch path calls with a context carrying ``argument``.
+    /// The closure the callback calls with a context carrying ``argument``.
     @usableFromInline package let run: Action
     /// What the closure's contexts must carry: a typed chart's maps' callback block, an SCXML
     /// session; or none.
@@ -40,11 +35,22 @@ package final class ActionBox: @unchecked Sendable {
         self.argument = argument
     }
 
-    /// A typed chart's action: called as an untyped one (``TypedCallbackABI``), its contexts
-    /// carrying `maps`' callback block (`TypedChartMaps.callbackArgument`).
+    /// A typed chart's action, its contexts carrying `maps`' callback block
+    /// (`TypedChartMaps.callbackArgument`), from which it makes its typed context.
     @inlinable
     convenience init<State, Event>(typed action: @escaping TypedAction<State, Event>, maps: TypedChartMaps<State, Event>) {
-        self.init(TypedCallbackABI.untyped(action), argument: CallbackArgument(maps.callbackArgument, keptBy: maps))
+        self.init({ context in action(StateMachine<State, Event>.Context(untyped: context)) },
+                  argument: CallbackArgument(maps.callbackArgument, keptBy: maps))
+    }
+
+    /// One box for an action list: `boxes` in order, each with its own argument, in the frame
+    /// of the one callback that runs the list (the core calls back once per list).
+    static func sequence(_ boxes: [ActionBox]) -> ActionBox {
+        precondition(!boxes.isEmpty, "an empty action list has no id")
+        if boxes.count == 1 { return boxes[0] }
+        return ActionBox { context in
+            for box in boxes { box.run(context.carrying(argument: box.argument.address)) }
+        }
     }
 
     /// The action as an untyped closure a definition may hand out and anyone may box again:
@@ -59,12 +65,11 @@ package final class ActionBox: @unchecked Sendable {
 ///
 /// Two classes of the same shape rather than one generic box: a generic class's closure field
 /// is stored in its most general form, which brings back the reabstraction thunks the boxes
-/// exist to avoid, and whose two words the C trampolines could not call as they do (the
-/// context's words in registers, `machine_trampoline.h`).
+/// exist to avoid.
 @usableFromInline
 package final class GuardBox: @unchecked Sendable {
     // @unchecked: immutable (its argument's owner is Sendable).
-    /// The closure the dispatch path calls with a context carrying ``argument``.
+    /// The closure the callback calls with a context carrying ``argument``.
     @usableFromInline package let test: Guard
     /// As ``ActionBox/argument``.
     @usableFromInline let argument: CallbackArgument
@@ -76,11 +81,12 @@ package final class GuardBox: @unchecked Sendable {
         self.argument = argument
     }
 
-    /// A typed chart's guard: called as an untyped one (``TypedCallbackABI``), its contexts
-    /// carrying `maps`' callback block (`TypedChartMaps.callbackArgument`).
+    /// A typed chart's guard, its contexts carrying `maps`' callback block
+    /// (`TypedChartMaps.callbackArgument`), from which it makes its typed context.
     @inlinable
     convenience init<State, Event>(typed condition: @escaping TypedGuard<State, Event>, maps: TypedChartMaps<State, Event>) {
-        self.init(TypedCallbackABI.untyped(condition), argument: CallbackArgument(maps.callbackArgument, keptBy: maps))
+        self.init({ context in condition(StateMachine<State, Event>.Context(untyped: context)) },
+                  argument: CallbackArgument(maps.callbackArgument, keptBy: maps))
     }
 
     /// The guard as an untyped closure (see ``ActionBox/action``).
@@ -116,80 +122,5 @@ package struct CallbackArgument: @unchecked Sendable {
     @inlinable
     init(_ address: UnsafeRawPointer, keptBy owner: AnyObject & Sendable) {
         self.init(address: address, owner: owner)
-    }
-}
-
-/// A typed action or guard seen as an untyped one, without a wrapping closure.
-///
-/// Why this is sound: ``StateMachine/Context`` has exactly one stored property, the
-/// ``ActionContext`` (its maps travel in that context, ``ActionContext/argument``), so it has
-/// the context's layout, and Swift passes a struct of one stored property exactly as it passes
-/// that property: a closure taking the typed context and one taking the untyped context are
-/// called the same way (the same registers, the same ownership; both contexts are trivial).
-/// `StateMachine.Context.layoutMatchesUntyped` checks the layout half whenever a typed callback
-/// is boxed (in release builds too), `TypedCallbacksReusedTests` checks that the context has one
-/// stored property, and every typed test runs through this path.
-///
-/// The closures are cast inside cells (structs of one closure field), not as themselves:
-/// `unsafeBitCast` is generic, and a closure passed as a generic value is first converted to
-/// its most general form (arguments passed indirectly) by a reabstraction thunk, and converted
-/// back by another (both measured: 809 -> 931 instructions per typed guarded event). A
-/// closure stored in a struct field keeps the form of the field's declared type.
-@usableFromInline
-enum TypedCallbackABI {
-    @usableFromInline struct TypedActionCell<State: Hashable & Sendable, Event: ChartEvent> {
-        @usableFromInline let action: TypedAction<State, Event>
-        @inlinable init(_ action: @escaping TypedAction<State, Event>) { self.action = action }
-    }
-    @usableFromInline struct TypedGuardCell<State: Hashable & Sendable, Event: ChartEvent> {
-        @usableFromInline let condition: TypedGuard<State, Event>
-        @inlinable init(_ condition: @escaping TypedGuard<State, Event>) { self.condition = condition }
-    }
-    @usableFromInline struct ActionCell { @usableFromInline let action: Action }
-    @usableFromInline struct GuardCell { @usableFromInline let condition: Guard }
-
-    @inlinable @inline(__always)
-    static func untyped<State, Event>(_ action: @escaping TypedAction<State, Event>) -> Action {
-        // Checked in release builds too: once per callback when the chart is built, never per call.
-        precondition(StateMachine<State, Event>.Context.layoutMatchesUntyped,
-                     "StateMachine.Context must be laid out as ActionContext alone (TypedCallbackABI)")
-        return unsafeBitCast(TypedActionCell(action), to: ActionCell.self).action
-    }
-
-    @inlinable @inline(__always)
-    static func untyped<State, Event>(_ condition: @escaping TypedGuard<State, Event>) -> Guard {
-        // Checked in release builds too: once per callback when the chart is built, never per call.
-        precondition(StateMachine<State, Event>.Context.layoutMatchesUntyped,
-                     "StateMachine.Context must be laid out as ActionContext alone (TypedCallbackABI)")
-        return unsafeBitCast(TypedGuardCell(condition), to: GuardCell.self).condition
-    }
-}
-
-/// A box whose closure the core's C trampolines call (`machine_trampoline.h`), as the
-/// function, context and argument ``CallbackTable`` copies out of it.
-protocol TrampolineCallable: AnyObject {
-    /// The closure's two words and the box's argument, unretained: valid while the box lives.
-    var callee: machine_trampoline_callee { get }
-}
-
-/// A Swift closure's two words: its function and its context (nil when it captures nothing),
-/// read out of a cell (``TypedCallbackABI``'s reason: a closure in a struct field keeps the
-/// form of its declared type, so these are the words a direct call of it uses).
-private struct ClosureWords {
-    let function: UnsafeRawPointer
-    let context: UnsafeMutableRawPointer?
-}
-
-extension ActionBox: TrampolineCallable {
-    var callee: machine_trampoline_callee {
-        let words = unsafeBitCast(TypedCallbackABI.ActionCell(action: run), to: ClosureWords.self)
-        return machine_trampoline_callee(function: words.function, context: words.context, argument: argument.address)
-    }
-}
-
-extension GuardBox: TrampolineCallable {
-    var callee: machine_trampoline_callee {
-        let words = unsafeBitCast(TypedCallbackABI.GuardCell(condition: test), to: ClosureWords.self)
-        return machine_trampoline_callee(function: words.function, context: words.context, argument: argument.address)
     }
 }

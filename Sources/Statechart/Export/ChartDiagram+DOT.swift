@@ -31,8 +31,20 @@ extension ChartDiagram {
     /// and the chart's own entry `#initial`.
     ///
     /// - Complexity: O(states × depth + transitions × depth).
-    public func dot() -> String {
-        var writer = DOTWriter(parents: parents())
+    public func dot() -> String { dot(decoration: DOTDecoration()) }
+
+    /// ``dot()`` with extra attributes on some states and transitions: the same drawing, for
+    /// tools that mark it (coverage colours what was never exercised; the trace viewer gives
+    /// every state and transition a `class` it can highlight in the SVG).
+    ///
+    /// ```swift
+    /// var decoration = ChartDiagram.DOTDecoration()
+    /// decoration.states["on"] = ["color=red"]
+    /// decoration.transitions[.init(source: "off", ordinal: 0)] = ["color=red", "fontcolor=red"]
+    /// let text = diagram.dot(decoration: decoration)
+    /// ```
+    public func dot(decoration: DOTDecoration) -> String {
+        var writer = DOTWriter(parents: parents(), decoration: decoration)
         writer.line(0, "digraph \(DOTWriter.quote(name)) {")
         writer.line(1, "compound=true;")
         writer.line(1, "fontname=\"Helvetica\";")
@@ -49,15 +61,50 @@ extension ChartDiagram {
     }
 }
 
+extension ChartDiagram {
+    /// Extra DOT attributes (`name=value` text, value quoted as DOT needs) for some states and
+    /// transitions of a diagram; see ``dot(decoration:)``.
+    public struct DOTDecoration: Sendable, Hashable {
+        /// A transition: its source's id and its position among the source's transitions
+        /// (a history state's default transition is its only one).
+        public struct TransitionPosition: Sendable, Hashable {
+            public var source: String
+            public var ordinal: Int
+
+            public init(source: String, ordinal: Int) {
+                self.source = source
+                self.ordinal = ordinal
+            }
+        }
+
+        /// Attributes by state id (on the node, or on the cluster of a compound state).
+        public var states: [String: [String]] = [:]
+        /// Attributes by transition (on each of its arrows).
+        public var transitions: [TransitionPosition: [String]] = [:]
+
+        public init() {}
+    }
+}
+
 /// Writes the DOT text of a ``ChartDiagram``: declarations (clusters nest as the states do),
 /// then every arrow at the top level, so an arrow never moves a node into a cluster.
-struct DOTWriter {
+package struct DOTWriter {
     let parents: [String: String?]
+    let decoration: ChartDiagram.DOTDecoration
     /// Ids of the states drawn as clusters, with the node arrows to them end at.
     private var endpoints: [String: String] = [:]
     private(set) var text = ""
 
-    init(parents: [String: String?]) { self.parents = parents }
+    init(parents: [String: String?], decoration: ChartDiagram.DOTDecoration) {
+        self.parents = parents
+        self.decoration = decoration
+    }
+
+    /// `name;` or `name [attributes];` with the decoration's attributes of `state` added.
+    private mutating func node(_ depth: Int, _ state: String, _ attributes: [String]) {
+        let all = attributes + (decoration.states[state] ?? [])
+        line(depth, all.isEmpty ? "\(Self.quote(state));" : "\(Self.quote(state)) [\(all.joined(separator: ", "))];")
+    }
 
     mutating func line(_ depth: Int, _ content: String) {
         text += String(repeating: "  ", count: depth) + content + "\n"
@@ -65,7 +112,7 @@ struct DOTWriter {
 
     /// A DOT string: `"` and `\` escaped (a backslash would otherwise start a label escape such
     /// as `\n`), line breaks as `\n`.
-    static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var result = "\""
         for character in text {
             switch character {
@@ -79,13 +126,13 @@ struct DOTWriter {
     }
 
     mutating func declare(_ state: ChartDiagram.State, depth: Int, inParallel: Bool) {
-        let name = Self.quote(state.id)
         switch state.kind {
         case .state where !state.children.isEmpty, .parallel where !state.children.isEmpty:
             let isParallel = state.kind == .parallel
             line(depth, "subgraph \(Self.quote("cluster_" + state.id)) {")
             line(depth + 1, "label=\(Self.quote(isParallel ? state.id + " (parallel)" : state.id));")
             line(depth + 1, inParallel ? "style=\"rounded,dashed\";" : "style=rounded;")
+            for attribute in decoration.states[state.id] ?? [] { line(depth + 1, attribute + ";") }
             if isParallel {
                 endpoints[state.id] = state.id + "#anchor"
                 line(depth + 1, "\(Self.quote(state.id + "#anchor")) [shape=point, style=invis, width=0.01];")
@@ -96,11 +143,11 @@ struct DOTWriter {
             for child in state.children { declare(child, depth: depth + 1, inParallel: isParallel) }
             line(depth, "}")
         case .history(let type):
-            line(depth, "\(name) [shape=circle, label=\(Self.quote(type == .deep ? "H*" : "H"))];")
+            node(depth, state.id, ["shape=circle", "label=\(Self.quote(type == .deep ? "H*" : "H"))"])
         case .final:
-            line(depth, inParallel ? "\(name) [peripheries=2, style=\"rounded,dashed\"];" : "\(name) [peripheries=2];")
+            node(depth, state.id, inParallel ? ["peripheries=2", "style=\"rounded,dashed\""] : ["peripheries=2"])
         case .state, .parallel:
-            line(depth, inParallel ? "\(name) [style=\"rounded,dashed\"];" : "\(name);")
+            node(depth, state.id, inParallel ? ["style=\"rounded,dashed\""] : [])
         }
     }
 
@@ -112,10 +159,11 @@ struct DOTWriter {
         }
         let isHistory: Bool
         if case .history = state.kind { isHistory = true } else { isHistory = false }
-        for transition in state.transitions {
+        for (ordinal, transition) in state.transitions.enumerated() {
             var attributes: [String] = []
             if !transition.label.isEmpty { attributes.append("label=\(Self.quote(transition.label))") }
             if isHistory { attributes.append("style=dashed") }
+            attributes += decoration.transitions[.init(source: state.id, ordinal: ordinal)] ?? []
             if transition.targets.isEmpty {
                 let node = endpoints[state.id] ?? state.id
                 line(1, "\(Self.quote(node)) -> \(Self.quote(node)) [\((attributes + ["style=dotted"]).joined(separator: ", "))];")

@@ -22,7 +22,7 @@ extension Machine {
         access {
             let raw = runtime.coreEvent(event, typed: typed, known: known)
             defer { runtime.releaseSlot(raw.data) }
-            return runtime.restoringCallbackFrame { sc_machine_can_handle(runtime.core, raw, evaluatingGuards) }
+            return sc_machine_can_handle(runtime.core, raw, evaluatingGuards)
         }
     }
 }

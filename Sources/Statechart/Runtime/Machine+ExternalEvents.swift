@@ -37,7 +37,7 @@ extension Machine {
         access { runtime.transitionErrorHandler = handler }
     }
 
-    /// Asks the gate whether `event` may run; a dropped event's payload is released. Gate held.
+    /// Asks the gate whether `event` may run; a dropped event's payload is released. Machine locked.
     func admit(_ event: sc_event) -> Bool {
         guard let gate = runtime.externalEventGate, !sc_machine_is_halted(runtime.core) else { return true }
         let admitted = withUnsafePointer(to: event) { event in

@@ -28,17 +28,16 @@ extension Machine {
     }
 
     /// Sends the interned event `id` without payload, tagged with `flags`: the typed send
-    /// (``send(coreEventID:)``) with flags, inlined into the caller like it, so an SCXML event
-    /// handle's send costs what a typed event's does.
+    /// (``send(coreEventID:flags:through:)``) through this machine's lock, inlined into the
+    /// caller like it, so an SCXML event handle's send costs what a typed event's does.
     @inlinable @inline(__always)
     package func send(coreEventID id: UInt32, flags: UInt32) throws -> SendOutcome {
-        let event = sc_event(id: id, flags: flags, data: 0)
-        return try gate.withLock(ifReentered: { queueFromCallback(event) }) { try process(event) }
+        try send(coreEventID: id, flags: flags, through: lock)
     }
 
     /// Whether another thread may be waiting to use this machine: a background worker that
     /// keeps taking the machine (a session draining its mailbox) lets it go first.
-    package var hasWaitingThreads: Bool { gate.hasWaiters }
+    package var hasWaitingThreads: Bool { lock.hasWaiters }
 
     /// The index of state `id` in the compiled chart (document order), or `nil`.
     package func stateIndex(of id: String) -> Int? { chart.stateIndex[id] }

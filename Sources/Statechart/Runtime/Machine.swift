@@ -136,10 +136,10 @@ public enum SendOutcome: Sendable, Equatable {
 /// without deadlock. An action must not wait for another thread that sends to this machine.
 /// See <doc:ThreadingContract>.
 public final class Machine: @unchecked Sendable {
-    // @unchecked: all mutable state lives in `runtime`, which is only touched with `gate` held;
+    // @unchecked: all mutable state lives in `runtime`, which is only touched with `lock` held;
     // the scheduler has its own lock and is published once, atomically.
-    /// The runtime's gate (its lock lives in the runtime's block; the runtime lives as long).
-    @usableFromInline let gate: ReentrantGate
+    /// The machine's lock (it lives in the runtime's block; the runtime lives as long).
+    @usableFromInline let lock: MachineLock
     @usableFromInline let runtime: MachineRuntime
     /// `runtime.core`, kept here for the send path: its dispatch call then waits on one load
     /// from the machine, not on two in a chain through the runtime.
@@ -168,7 +168,7 @@ public final class Machine: @unchecked Sendable {
     public init(_ chart: CompiledChart, options: MachineOptions = MachineOptions(),
                 clock: any MachineClock = SystemClock.shared) {
         self.runtime = MachineRuntime(chart: chart, options: options)
-        self.gate = runtime.gate
+        self.lock = runtime.lock
         self.core = runtime.core
         runtime.owner = self
         // A machine on the shared system clock makes its scheduler when it first schedules
@@ -210,7 +210,7 @@ public final class Machine: @unchecked Sendable {
     /// already hold it) runs `body` directly.
     @inline(__always)
     func access<T>(_ body: () throws -> T) rethrows -> T {
-        try gate.withLock(ifReentered: body, body)
+        try lock.withLock(ifReentered: body, body)
     }
 
     /// Enters the initial configuration and completes the first macrostep.
@@ -231,7 +231,7 @@ public final class Machine: @unchecked Sendable {
         try access {
             guard !runtime.started else { throw MachineError.alreadyStarted }
             runtime.started = true
-            try check(runtime.restoringCallbackFrame { sc_machine_start(runtime.core) })
+            try check(sc_machine_start(runtime.core))
             if drainingQueue && !runtime.externalQueue.isEmpty { try drainPending() }
             finishMacrostep()
         }
@@ -262,18 +262,20 @@ public final class Machine: @unchecked Sendable {
         try send(Event(name, payload: payload))
     }
 
-    /// The one way an event gets into the machine: every send, step, recorded send and delayed
+    /// The send path of a `Sendable` machine: every send, step, recorded send and delayed
     /// event goes through here. From inside the machine's own callbacks (this thread holds the
-    /// gate) the event joins the external queue and `queued` answers: running it now would
-    /// start a macrostep inside another. Otherwise, holding the gate, `run` processes it.
-    /// `makeEvent` runs with the gate held either way, since it may take a payload slot; when
-    /// it returns `nil` nothing is sent and the answer is `nil`.
-    @inline(__always)
-    func enqueueOrRun<T>(_ makeEvent: () -> sc_event?, queued: () -> T,
+    /// lock) the event joins the external queue and `queued` answers: running it now would
+    /// start a macrostep inside another. Otherwise, holding the lock, `run` processes it
+    /// (``process(_:drainingQueue:)``). `makeEvent` runs with the lock held either way, since
+    /// it may take a payload slot; when it returns `nil` nothing is sent and the answer is `nil`.
+    /// `lock` is this machine's lock, as the caller keeps it (a ``StateMachine`` keeps a copy:
+    /// the lock is then one load from the caller, not two).
+    @inlinable @inline(__always)
+    func enqueueOrRun<T>(through lock: MachineLock, _ makeEvent: () -> sc_event?, queued: () -> T,
                          run: (sc_event) throws -> T) rethrows -> T? {
-        try gate.withLock(ifReentered: {
+        try lock.withLock(ifReentered: {
             guard let event = makeEvent() else { return nil }
-            runtime.externalQueue.append(event)
+            queueFromCallback(event)
             return queued()
         }) {
             guard let event = makeEvent() else { return nil }
@@ -281,11 +283,18 @@ public final class Machine: @unchecked Sendable {
         }
     }
 
-    /// ``enqueueOrRun(_:queued:run:)`` for an event that is always sent.
+    /// ``enqueueOrRun(through:_:queued:run:)`` through this machine's lock.
+    @inline(__always)
+    func enqueueOrRun<T>(_ makeEvent: () -> sc_event?, queued: () -> T,
+                         run: (sc_event) throws -> T) rethrows -> T? {
+        try enqueueOrRun(through: lock, makeEvent, queued: queued, run: run)
+    }
+
+    /// ``enqueueOrRun(through:_:queued:run:)`` for an event that is always sent.
     @inline(__always)
     func enqueueOrRun<T>(_ makeEvent: () -> sc_event, queued: () -> T,
                          run: (sc_event) throws -> T) rethrows -> T {
-        try enqueueOrRun({ Optional(makeEvent()) }, queued: queued, run: run)!
+        try enqueueOrRun(through: lock, { Optional(makeEvent()) }, queued: queued, run: run)!
     }
 
     /// Sends a core event: queued from a callback, else its macrostep and then the events
@@ -301,77 +310,62 @@ public final class Machine: @unchecked Sendable {
                          queued: { .queued }, run: { try process($0) })
     }
 
-    /// The allocation-free send path of typed machines: an interned event id with no payload.
-    /// (Not inlined into callers, unlike a ``LocalStateMachine``'s send: the lock's two paths,
-    /// single- and multi-threaded, make it too large; the compiler then kept `process` out of
-    /// line, which cost more than the call.)
+    /// The allocation-free send of typed machines: an interned event id with no payload,
+    /// through `lock`, this machine's lock as the caller keeps it. (Not inlined into callers,
+    /// unlike a ``LocalStateMachine``'s send: the lock's two paths, single- and multi-threaded,
+    /// make it too large.)
     @inlinable @inline(__always)
-    func send(coreEventID id: UInt32) throws -> SendOutcome {
-        try send(coreEventID: id, through: gate)
+    func send(coreEventID id: UInt32, flags: UInt32 = 0, through lock: MachineLock) throws -> SendOutcome {
+        let event = sc_event(id: id, flags: flags, data: 0)
+        return try enqueueOrRun(through: lock, { event }, queued: { .queued }, run: { try process($0) })!
     }
 
-    /// ``send(coreEventID:)`` through `gate`, this machine's gate as its caller keeps it (a
-    /// ``StateMachine`` keeps a copy: the lock is then one load from the caller, not two).
-    @inlinable @inline(__always)
-    func send(coreEventID id: UInt32, through gate: ReentrantGate) throws -> SendOutcome {
-        let event = sc_event(id: id, flags: 0, data: 0)
-        return try gate.withLock(ifReentered: { queueFromCallback(event) }) { try process(event) }
-    }
-
-    /// A ``LocalStateMachine``'s send when it cannot go straight to the core (see
-    /// `LocalStateMachine.send`): holding the gate with plain stores (see
-    /// `ReentrantGate.withConfinedHold`), or the real lock once the machine was handed out.
+    /// A confined machine's send (`LocalStateMachine.sendCoreEvent`) when it must hold the lock:
+    /// with plain stores (see `MachineLock.withConfinedHold`), or the real lock once the machine
+    /// is shared; from the machine's own callbacks the event is queued.
     @usableFromInline
-    func sendConfinedHoldingGate(_ event: sc_event) throws -> SendOutcome {
-        try gate.withConfinedHold(isShared: { runtime.ownerHandedOut },
-                                  ifReentered: { queueFromCallback(event) }) { try process(event) }
+    func sendConfinedLocked(_ makeEvent: () -> sc_event) throws -> SendOutcome {
+        try lock.withConfinedHold(isShared: { runtime.isShared }, ifReentered: {
+            queueFromCallback(makeEvent())
+            return .queued
+        }) { try process(makeEvent()) }
     }
 
-    /// After a direct confined dispatch that left work (see ``finishProcessing(_:drainingQueue:)``);
-    /// releases the gate if a callback handed the machine out and took it meanwhile
-    /// (`MachineRuntime.handOut`), which wakes a thread already waiting for it.
+    /// After an unlocked confined dispatch that left work (see
+    /// ``finishProcessing(_:drainingQueue:)``); releases the lock if a callback shared the
+    /// machine and took the lock meanwhile (`MachineRuntime.shareConfinedMachine`), which wakes
+    /// a thread already waiting for it.
     @usableFromInline
     func finishConfinedSend(_ status: sc_status) throws -> SendOutcome {
         defer {
-            if runtime.releasesGateAfterSend {
-                runtime.releasesGateAfterSend = false
-                machine_lock_release(gate.lock)
+            if runtime.releasesLockAfterSend {
+                runtime.releasesLockAfterSend = false
+                machine_lock_release(lock.raw)
             }
         }
         return try finishProcessing(status, drainingQueue: true)
     }
 
     /// An event sent from one of the machine's own callbacks: queued for after the macrostep.
-    @usableFromInline
-    func queueFromCallback(_ event: sc_event) -> SendOutcome {
+    /// Out of line, so that the sends inlined into their callers stay small.
+    @usableFromInline @inline(never)
+    func queueFromCallback(_ event: sc_event) {
         runtime.externalQueue.append(event)
-        return .queued
-    }
-
-    /// ``submit(_:typed:known:)`` for a ``LocalStateMachine``: the gate held with plain stores.
-    func submitConfined(_ event: Event, typed: (any Sendable)?, known: (id: UInt32, exact: Bool)?) throws -> SendOutcome {
-        try gate.withConfinedHold(isShared: { runtime.ownerHandedOut }, ifReentered: {
-            runtime.externalQueue.append(runtime.coreEvent(event, typed: typed, known: known))
-            return .queued
-        }) { try process(runtime.coreEvent(event, typed: typed, known: known)) }
     }
 
     /// Runs one external event's macrostep, then (when `drainingQueue`) the events queued
-    /// meanwhile. Gate held.
+    /// meanwhile. Lock held.
     ///
-    /// The fast path: when nothing but the core has work to do before the macrostep (started,
-    /// no external-event gate, no unhandled-event observer, and no guard or action the dispatch
-    /// can run: `dispatchesDirectly`; with guards or actions, `processRestoringFrame` does the
-    /// same and puts back the callback frame after the dispatch) and nothing
-    /// after it (the status says handled or unhandled, the chart cannot halt, no callback
-    /// queued an event, recorded an error or asked to stop), the send is one call of
-    /// `sc_machine_dispatch` and a few loads. Anything else goes the whole way
-    /// (`finishProcessing`), which does what the fast path skipped.
+    /// When the dispatch policy allows it (``DispatchPolicy/dispatchesDirectly``) the event goes
+    /// straight to `sc_machine_dispatch`, and when the status says nothing is left to do
+    /// (``DispatchPolicy/completesSend(_:)``) the send is done; anything else goes the whole
+    /// way (``processInFull(_:drainingQueue:)``, ``finishProcessing(_:drainingQueue:)``).
+    /// Callbacks open and close their own frames, so no caller of the core restores one.
     @inlinable @inline(__always)
     func process(_ event: sc_event, drainingQueue: Bool = true) throws -> SendOutcome {
-        guard runtime.dispatchesDirectly else { return try processRestoringFrame(event, drainingQueue: drainingQueue) }
+        guard runtime.dispatchPolicy.dispatchesDirectly else { return try processInFull(event, drainingQueue: drainingQueue) }
         let status = sc_machine_dispatch(core, event)
-        if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
+        if runtime.dispatchPolicy.completesSend(status) { return status == SC_OK ? .handled : .unhandled }
         return try finishProcessing(status, drainingQueue: drainingQueue)
     }
 
@@ -385,19 +379,9 @@ public final class Machine: @unchecked Sendable {
         return Self.outcome(status)
     }
 
-    /// ``process(_:drainingQueue:)`` for a chart whose dispatch can run guards or actions: the
-    /// same direct dispatch, putting back the callback frame (out of line, so that the send of a
-    /// chart without them stays small enough to inline); or the whole way.
-    @usableFromInline
-    func processRestoringFrame(_ event: sc_event, drainingQueue: Bool) throws -> SendOutcome {
-        guard runtime.dispatchesDirectlyRestoringFrame else { return try processInFull(event, drainingQueue: drainingQueue) }
-        let status = runtime.restoringCallbackFrame { sc_machine_dispatch(core, event) }
-        if runtime.leftNothingToFinish(status) { return status == SC_OK ? .handled : .unhandled }
-        return try finishProcessing(status, drainingQueue: drainingQueue)
-    }
-
-    /// ``process(_:drainingQueue:)`` when the machine is not started, or an external-event
-    /// gate or unhandled-event observer must see the event.
+    /// ``process(_:drainingQueue:)`` when the dispatch policy allows no direct dispatch: the
+    /// machine is not started, an external-event gate or unhandled-event observer must see the
+    /// event, or the machine is the full-algorithm reference.
     @usableFromInline
     func processInFull(_ event: sc_event, drainingQueue: Bool) throws -> SendOutcome {
         guard runtime.started else {
@@ -414,7 +398,7 @@ public final class Machine: @unchecked Sendable {
     func dispatch(_ event: sc_event) throws -> SendOutcome {
         if runtime.externalEventGate != nil && !admit(event) { return .unhandled }
         if runtime.wantsUnhandled { return try dispatchReportingUnhandled(event) }
-        let status = runtime.dispatchRestoringFrame(runtime.core, event)
+        let status = sc_machine_dispatch(runtime.core, event)
         if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
         return Self.outcome(status)
     }
@@ -423,7 +407,7 @@ public final class Machine: @unchecked Sendable {
     /// releases its payload, so it can be reported.
     private func dispatchReportingUnhandled(_ event: sc_event) throws -> SendOutcome {
         let seen = runtime.observed(event)
-        let status = runtime.dispatchRestoringFrame(runtime.core, event)
+        let status = sc_machine_dispatch(runtime.core, event)
         if status.rawValue < 0 || runtime.pendingError != nil { try check(status) }
         if status == SC_UNHANDLED { runtime.reportUnhandled(seen) }
         return Self.outcome(status)
@@ -471,7 +455,7 @@ public final class Machine: @unchecked Sendable {
         if runtime.stopRequested {
             runtime.stopRequested = false
             runtime.clearExternalQueue()
-            _ = runtime.restoringCallbackFrame { sc_machine_stop(runtime.core) }
+            _ = sc_machine_stop(runtime.core)
         }
         if !runtime.haltReported && sc_machine_is_halted(runtime.core) {
             runtime.haltReported = true
@@ -521,7 +505,7 @@ public final class Machine: @unchecked Sendable {
                 return
             }
             runtime.clearExternalQueue()
-            if runtime.started { _ = runtime.restoringCallbackFrame { sc_machine_stop(runtime.core) } }
+            if runtime.started { _ = sc_machine_stop(runtime.core) }
             runtime.haltReported = true
             scheduler.close()
             for finish in runtime.takeFinishers() { finish() }

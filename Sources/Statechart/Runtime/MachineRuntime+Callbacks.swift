@@ -1,15 +1,15 @@
 import CStateCore
 
 /// What the core calls back (through the `sc_host` installed in `MachineRuntime.init`; guards
-/// and actions go straight to their closures through the C trampolines of
-/// `machine_trampoline.h`): observers, invocations, done data, a full internal queue, a transition not taken;
-/// and the observers' reports of what no caller can receive.
+/// and actions: `MachineRuntime+GuardsAndActions.swift`): observers, invocations, done data, a
+/// full internal queue, a transition not taken; and the observers' reports of what no caller
+/// can receive.
 extension MachineRuntime {
     func stateChanged(_ state: Int, entered: Bool) {
         guard wantsStateChanges else { return }
         let list = stateObservers
-        // A frame of its own: the one the last guard or action left open must not be live in
-        // an observer (a context kept from it is refused here, as in any later callback).
+        // A frame of its own, as every callback that runs user code: a context kept from an
+        // earlier callback is refused here.
         withCallbackFrame {
             for observer in list { observer(state, entered) }
         }

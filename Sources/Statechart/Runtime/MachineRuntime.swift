@@ -1,3 +1,4 @@
+import CCallbackFrame
 import CMachineLock
 import CStateCore
 import Synchronization
@@ -8,13 +9,13 @@ import Darwin
 #endif
 
 /// The state behind a ``Machine``: the C machine, the host callbacks it calls, and the table
-/// of event payloads the C queues refer to. Only touched while the machine's gate is held.
+/// of event payloads the C queues refer to. Only touched while the machine's lock is held.
 ///
 /// This file holds the state and the `sc_host` table (which callbacks are installed when);
 /// `MachineRuntime+Callbacks.swift` what the core calls, `MachineRuntime+EventSlots.swift` the
 /// payload slots, `MachineRuntime+ActionServices.swift` what an ``ActionContext`` asks.
 ///
-/// The hot properties are `@exclusivity(unchecked)`: the gate already serializes every access,
+/// The hot properties are `@exclusivity(unchecked)`: the lock already serializes every access,
 /// and the dynamic exclusivity checks would otherwise cost more than the core's dispatch.
 @usableFromInline
 final class MachineRuntime {
@@ -23,22 +24,21 @@ final class MachineRuntime {
     // flags (each a byte, packed with no padding between them); what a machine needs only once
     // someone asks for it lives in `extras`, allocated then.
     let chart: CompiledChart
-    /// The core machine: the start of the block this runtime allocates (see `init`), which
-    /// also holds the gate's lock.
+    /// The core machine, in the block this runtime allocates (see `init`), which also holds
+    /// the machine's lock.
     @usableFromInline @exclusivity(unchecked) private(set) var core: OpaquePointer!
     /// The core's configuration bits (`sc_machine_configuration`: bit s of word s/64 is set
     /// while state s is active), at a fixed place in the block for the machine's life: a
-    /// guard's `isActive` reads its bit here (``isActive(index:)``). Through
-    /// `sc_machine_is_active` it waited on a chain of loads (core, chart, state count) and a
-    /// call: 7% of the typed guarded benchmark's time for 2% of its instructions.
+    /// guard's `isActive` reads its bit here (``isActive(index:)``), with no call and no chain
+    /// of loads through the core machine and its chart.
     @usableFromInline let configuration: UnsafePointer<UInt64>
     weak var owner: Machine?
     /// The typed ``StateMachine`` wrapping this runtime's machine, if any (set once, before
     /// sharing); see ``Machine/typedOwner``.
     weak var typedOwner: AnyObject?
-    /// The owner's gate: held by the thread running this runtime's callbacks. Its lock lives in
-    /// the core's block, which this runtime frees: the gate is valid while the runtime lives.
-    let gate: ReentrantGate
+    /// The machine's lock: held by the thread running this runtime's callbacks. It lives in
+    /// the core's block, which this runtime frees: it is valid while the runtime lives.
+    let lock: MachineLock
 
     /// An event the core cannot carry in its id alone: a payload, a name the chart does not
     /// mention exactly, or a typed value a typed machine wants back.
@@ -55,7 +55,7 @@ final class MachineRuntime {
     /// actions and observers), processed in order once the current macrostep completes.
     /// Each entry already holds its payload slot; the slot is freed when the core releases it.
     @usableFromInline @exclusivity(unchecked) var externalQueue: [sc_event] = [] {
-        didSet { updateFirstQuietStatus() }
+        didSet { updateDispatchPolicy() }
     }
 
     /// What a machine needs only once someone asks for it: observers, the transition
@@ -113,7 +113,7 @@ final class MachineRuntime {
     }
     /// `pendingError != nil`, as a flag: the send path tests it without copying the error.
     @usableFromInline @exclusivity(unchecked) private(set) var hasPendingError = false {
-        didSet { updateFirstQuietStatus() }
+        didSet { updateDispatchPolicy() }
     }
     /// Transitions taken during the current send, when someone asked for them.
     @exclusivity(unchecked) var recordTransitions = false {
@@ -151,63 +151,42 @@ final class MachineRuntime {
     // Plain flags the callbacks test, so the hot path reads no array (and retains nothing).
     @exclusivity(unchecked) private(set) var wantsStateChanges = false
     @exclusivity(unchecked) private(set) var wantsTransitions = false
-    @exclusivity(unchecked) private(set) var wantsUnhandled = false { didSet { updateDispatchesDirectly() } }
+    @exclusivity(unchecked) private(set) var wantsUnhandled = false { didSet { updateDispatchPolicy() } }
 
     /// Whether ``Machine/start()`` (or a restore) has run.
-    @exclusivity(unchecked) var started = false { didSet { updateDispatchesDirectly() } }
+    @exclusivity(unchecked) var started = false { didSet { updateDispatchPolicy() } }
 
-    /// Whether a send may go straight to `sc_machine_dispatch` (`Machine.process`): started, and
-    /// no external-event gate or unhandled-event observer has to see the event first, and the
-    /// chart has no guard or action (no callback frame to put back after the dispatch). Kept up
-    /// to date by those properties, so the send path of a chart without callbacks tests one
-    /// flag.
-    @usableFromInline @exclusivity(unchecked) private(set) var dispatchesDirectly = false
-    /// As ``dispatchesDirectly``, for a chart with guards or actions: the dispatch puts back
-    /// the callback frame (``restoringCallbackFrame(_:)``). Tested only once
-    /// ``dispatchesDirectly`` is false (`Machine.process`), so that a chart without callbacks
-    /// pays nothing for them.
-    @usableFromInline @exclusivity(unchecked) private(set) var dispatchesDirectlyRestoringFrame = false
     /// Whether the chart has a top-level final state, the only way a dispatch can halt the
     /// machine: when it has none, a send need not ask the core whether it halted.
-    @usableFromInline let mayHalt: Bool
-    /// Whether a dispatch can run guards or actions, whose trampolines leave callback frames
-    /// open (see ``restoringCallbackFrame(_:)``; `CompiledChart.dispatchRunsGuardsOrActions`):
-    /// without any, a send need not touch the frame.
-    @usableFromInline let dispatchRunsGuardsOrActions: Bool
+    let mayHalt: Bool
 
-    /// The machine belongs to a ``LocalStateMachine``: until ``ownerHandedOut`` its sends go
-    /// straight to the core when ``confinedSendsDirectly``, holding nothing, else hold its gate
-    /// with plain stores (see `ReentrantGate.withConfinedHold`). Set once, before use.
-    var confinedToOneThread = false { didSet { updateDispatchesDirectly() } }
+    /// The machine belongs to a ``LocalStateMachine``: until ``isShared`` its sends hold its
+    /// lock with plain stores (see `MachineLock.withConfinedHold`), or nothing at all when
+    /// ``DispatchPolicy/confinedSendsUnlocked``. Set once, before use.
+    var isConfined = false { didSet { updateDispatchPolicy() } }
     /// A callback of a confined machine read ``ActionContext/machine``: the machine may now be
-    /// sent to from other threads, and its gate is the real lock from then on. Only written on
+    /// sent to from other threads, and its lock is taken for real from then on. Only written on
     /// the thread that holds the confined machine.
-    @usableFromInline @exclusivity(unchecked) private(set) var ownerHandedOut = false {
-        didSet { updateDispatchesDirectly() }
+    @usableFromInline @exclusivity(unchecked) private(set) var isShared = false {
+        didSet { updateDispatchPolicy() }
     }
-    /// A confined machine's send may call `sc_machine_dispatch` with nothing held and nothing
-    /// checked before it (`Machine.sendConfined`): as ``dispatchesDirectly`` (with or without
-    /// callbacks), confined, not handed out. No other thread can reach the machine, and its own callbacks cannot send to
-    /// it without handing it out first (a ``LocalStateMachine`` is not `Sendable`: no
-    /// `@Sendable` callback can capture one), which takes the gate (`handOut`).
-    @usableFromInline @exclusivity(unchecked) private(set) var confinedSendsDirectly = false
-    /// The machine was handed out during a confined send that held nothing: `handOut` took the
-    /// gate then (no other thread could be waiting), and the send releases it, for real, once
-    /// its macrostep is done (`Machine.finishConfinedSend`).
-    @usableFromInline @exclusivity(unchecked) var releasesGateAfterSend = false {
-        didSet { updateFirstQuietStatus() }
+    /// The confined machine was shared during a send that held nothing: ``shareConfinedMachine()``
+    /// took the lock then (no other thread could be waiting), and the send releases it, for real,
+    /// once its macrostep is done (`Machine.finishConfinedSend`).
+    @usableFromInline @exclusivity(unchecked) var releasesLockAfterSend = false {
+        didSet { updateDispatchPolicy() }
     }
 
-    /// ``ActionContext/machine`` from a callback: for a confined machine, hands it out (see
-    /// ``ownerHandedOut``). When the send running the callback holds nothing (a direct
-    /// confined send), the gate is taken here, with plain stores: the machine has not left
-    /// this thread yet, so nobody else can hold it or wait for it.
-    func handOut() {
-        guard confinedToOneThread, !ownerHandedOut else { return }
-        ownerHandedOut = true
-        if !gate.isHeld {
-            gate.holdConfined(by: machine_lock_self())
-            releasesGateAfterSend = true
+    /// ``ActionContext/machine`` from a callback: a confined machine becomes shared (see
+    /// ``isShared``). When the send running the callback holds nothing (an unlocked confined
+    /// send), the lock is taken here, with plain stores: the machine has not left this thread
+    /// yet, so nobody else can hold it or wait for it.
+    func shareConfinedMachine() {
+        guard isConfined, !isShared else { return }
+        isShared = true
+        if !lock.isHeld {
+            lock.holdConfined(by: machine_lock_self())
+            releasesLockAfterSend = true
         }
     }
 
@@ -215,38 +194,26 @@ final class MachineRuntime {
     /// differential tests compare with shares none of the send path's shortcuts.
     let runsFullAlgorithm: Bool
 
-    private func updateDispatchesDirectly() {
-        let direct = started && !hasExternalEventGate && !wantsUnhandled && !runsFullAlgorithm
-        dispatchesDirectly = direct && !dispatchRunsGuardsOrActions
-        dispatchesDirectlyRestoringFrame = direct && dispatchRunsGuardsOrActions
-        confinedSendsDirectly = direct && confinedToOneThread && !ownerHandedOut
+    /// How a send reaches the core now (see ``DispatchPolicy``): derived from the machine's
+    /// state by ``updateDispatchPolicy()`` whenever that state changes, so the send path reads
+    /// one stored value instead of testing each condition.
+    @usableFromInline @exclusivity(unchecked) private(set) var dispatchPolicy: DispatchPolicy
+
+    /// The one place the dispatch policy is computed; every property it depends on calls it
+    /// when it changes.
+    private func updateDispatchPolicy() {
+        dispatchPolicy = DispatchPolicy(
+            started: started, eventNeedsSeeing: hasExternalEventGate || wantsUnhandled,
+            runsFullAlgorithm: runsFullAlgorithm, unlockedConfined: isConfined && !isShared,
+            workPending: !externalQueue.isEmpty || hasPendingError || stopRequested || releasesLockAfterSend,
+            mayHalt: mayHalt)
     }
 
-    /// Of the statuses SC_OK (0) and SC_UNHANDLED (1), the first after which a direct dispatch
-    /// leaves its send nothing to do: 0 when both do, 1 when only SC_UNHANDLED does (the chart
-    /// has a top-level final state, and SC_OK may mean it halted), 2 when neither (a callback
-    /// queued an event, recorded an error, asked to stop, or took the gate: see
-    /// ``releasesGateAfterSend``). Kept up to date by those properties, so the send tests one
-    /// byte against the status (``leftNothingToFinish(_:)``).
-    @usableFromInline @exclusivity(unchecked) private(set) var firstQuietStatus: UInt32
-
-    private func updateFirstQuietStatus() {
-        let busy = !externalQueue.isEmpty || hasPendingError || stopRequested || releasesGateAfterSend
-        firstQuietStatus = busy ? 2 : mayHalt ? 1 : 0
-    }
-
-    /// After a direct dispatch that returned `status`: whether the macrostep is complete with
-    /// nothing left for the send to do (see `Machine.process`). One subtraction and one
-    /// comparison: `status` in `firstQuietStatus..<2` (errors are negative, and wrap past it).
-    @inlinable @inline(__always)
-    func leftNothingToFinish(_ status: sc_status) -> Bool {
-        UInt32(bitPattern: status.rawValue) &- firstQuietStatus < 2 &- firstQuietStatus
-    }
     /// Whether the halt has been handled (delayed events cancelled, streams finished).
     @exclusivity(unchecked) var haltReported = false
     /// ``Machine/stop()`` was called from a callback: stop once the macrostep completes.
     @usableFromInline @exclusivity(unchecked) var stopRequested = false {
-        didSet { updateFirstQuietStatus() }
+        didSet { updateDispatchPolicy() }
     }
 
     /// Run before each external event's macrostep (see `Machine+ExternalEvents.swift`).
@@ -255,7 +222,7 @@ final class MachineRuntime {
         set {
             if newValue != nil || extrasStorage != nil { extras.externalEventGate = newValue }
             hasExternalEventGate = newValue != nil
-            updateDispatchesDirectly()
+            updateDispatchPolicy()
         }
     }
     @exclusivity(unchecked) private(set) var hasExternalEventGate = false
@@ -283,13 +250,9 @@ final class MachineRuntime {
     /// Built when it changes, into ``hostStorage``, which the core reads by reference.
     private func host() -> sc_host {
         var host = sc_host()
-        let trampolineHost = trampolineHostStorage
-        trampolineHost.pointee.runtime = Unmanaged.passUnretained(self).toOpaque()
-        trampolineHost.pointee.configuration = configuration
-        host.context = UnsafeMutableRawPointer(trampolineHost)
-        // In C: the trampolines call the chart's closures directly (machine_trampoline.h).
-        host.guard = machine_trampoline_guard
-        host.action = machine_trampoline_action
+        host.context = UnsafeMutableRawPointer(callbackHostStorage)
+        host.guard = Self.runGuard
+        host.action = Self.runActions
         host.invoke = { context, _, state, start in
             MachineRuntime.with(context) { $0.invoke(Int(state), start: start) }
         }
@@ -317,19 +280,18 @@ final class MachineRuntime {
     }
 
     /// The core keeps its `sc_host` by reference, so it lives in the machine's block, followed
-    /// by the trampolines' context (`machine_trampoline_host`, the `sc_host.context`: this
-    /// runtime's address, the chart's lists, the configuration bits), just before the core machine
-    /// (``init(chart:options:)``): no field of its own.
-    private static let trampolineHostOffset = (MemoryLayout<sc_host>.size + 7) / 8 * 8
-    private static let hostBytes = trampolineHostOffset + (MemoryLayout<machine_trampoline_host>.size + 7) / 8 * 8
+    /// by the callbacks' context (``CallbackHost``, the `sc_host.context`), just before the core
+    /// machine (``init(chart:options:)``): no field of its own.
+    private static let callbackHostOffset = (MemoryLayout<sc_host>.size + 7) / 8 * 8
+    private static let hostBytes = callbackHostOffset + (MemoryLayout<CallbackHost>.size + 7) / 8 * 8
 
     private var hostStorage: UnsafeMutablePointer<sc_host> {
         (UnsafeMutableRawPointer(core) - Self.hostBytes).assumingMemoryBound(to: sc_host.self)
     }
 
-    private var trampolineHostStorage: UnsafeMutablePointer<machine_trampoline_host> {
-        (UnsafeMutableRawPointer(core) - Self.hostBytes + Self.trampolineHostOffset)
-            .assumingMemoryBound(to: machine_trampoline_host.self)
+    private var callbackHostStorage: UnsafeMutablePointer<CallbackHost> {
+        (UnsafeMutableRawPointer(core) - Self.hostBytes + Self.callbackHostOffset)
+            .assumingMemoryBound(to: CallbackHost.self)
     }
 
     private static let release: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<sc_event>?) -> Void = {
@@ -392,7 +354,7 @@ final class MachineRuntime {
     /// The most slots the core gives an internal queue by default (`sc_options`).
     static let largestCoreDefaultQueue = 8
 
-    /// The bytes of the block before the gate's lock: the core machine's, rounded up to the
+    /// The bytes of the block before the machine's lock: the core machine's, rounded up to the
     /// lock's alignment.
     private static func lockOffset(coreBytes: Int) -> Int {
         let alignment = MemoryLayout<machine_lock>.alignment
@@ -407,10 +369,10 @@ final class MachineRuntime {
         var coreOptions = Self.coreOptions(chart, options)
         self.maximumInternalQueueLengthValue = UInt32(min(max(options.maximumInternalQueueLength, 1), Int(UInt32.max)))
         self.mayHalt = chart.hasTopLevelFinalState
-        self.firstQuietStatus = mayHalt ? 1 : 0
-        self.dispatchRunsGuardsOrActions = chart.dispatchRunsGuardsOrActions
-        // One block for the core's host (and the trampolines' context), the core machine and the
-        // gate's lock: one allocation instead of four (host, machine, gate object, lock), freed in deinit.
+        self.dispatchPolicy = DispatchPolicy(started: false, eventNeedsSeeing: false, runsFullAlgorithm: options.runsFullAlgorithm,
+                                             unlockedConfined: false, workPending: false, mayHalt: mayHalt)
+        // One block for the core's host (and the callbacks' context), the core machine and the
+        // machine's lock: one allocation, freed in deinit.
         let coreBytes = chart.coreMachineBytes(&coreOptions)
         precondition(coreBytes > 0, "CStateCore rejected tables CompiledChart had checked")
         let lockOffset = Self.lockOffset(coreBytes: Self.hostBytes + coreBytes)
@@ -421,82 +383,48 @@ final class MachineRuntime {
         }
         let lock = (block + lockOffset).bindMemory(to: machine_lock.self, capacity: 1)
         machine_lock_init(lock)
-        self.gate = ReentrantGate(lock: lock)
+        self.lock = MachineLock(lock)
         let host = block.initializeMemory(as: sc_host.self, repeating: sc_host(), count: 1)
-        (block + Self.trampolineHostOffset).initializeMemory(
-            as: machine_trampoline_host.self, repeating: machine_trampoline_host(
-                runtime: nil, guards: chart.guardTable.lists, actions: chart.actionTable.lists, configuration: nil),
-            count: 1)
         var core: OpaquePointer?
         let status = sc_machine_init(&core, block + Self.hostBytes, coreBytes, chart.chartPointer, host, &coreOptions)
         precondition(status == SC_OK, "CStateCore rejected tables CompiledChart had checked")
         self.core = core
         self.configuration = sc_machine_configuration(core)
-        installHost()       // now that self is complete: the context points at it
+        // Now that self is complete: the callbacks' context names it. Written once, before the
+        // core can call back.
+        (block + Self.callbackHostOffset).initializeMemory(as: CallbackHost.self, repeating: CallbackHost(
+            runtime: Unmanaged.passUnretained(self).toOpaque(), guards: chart.guardTable.entries,
+            actions: chart.actionTable.entries, configuration: configuration), count: 1)
+        installHost()
     }
 
     deinit {
         sc_machine_destroy(core)                // releases queued events; the block is ours
         extrasStorage?.internalQueueStorage?.deallocate()      // after the core, which used it to the end
-        machine_lock_destroy(gate.lock)
+        machine_lock_destroy(lock.raw)
         free(UnsafeMutableRawPointer(core) - Self.hostBytes)      // the block starts with the host
     }
 
-    /// Runs `body` with the runtime behind a core callback's context (its
-    /// `machine_trampoline_host`), without retaining it: the machine owns the runtime and
-    /// outlives every callback.
+    /// Runs `body` with the runtime behind a core callback's context (its ``CallbackHost``),
+    /// without retaining it: the machine owns the runtime and outlives every callback.
     @inline(__always)
     static func with<T>(_ context: UnsafeMutableRawPointer?, _ body: (MachineRuntime) -> T) -> T {
-        let runtime = context.unsafelyUnwrapped.assumingMemoryBound(to: machine_trampoline_host.self).pointee.runtime
-        return Unmanaged<MachineRuntime>.fromOpaque(runtime.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+        let runtime = context.unsafelyUnwrapped.assumingMemoryBound(to: CallbackHost.self).pointee.runtime
+        return Unmanaged<MachineRuntime>.fromOpaque(runtime)._withUnsafeGuaranteedRef(body)
     }
 
-    /// Runs `body` in a callback frame of this runtime (`machine_callback.h`): the frame the
-    /// ``ActionContext``s it makes are live in. The frame it replaced (none, the frame a guard
-    /// or action left open, or the callback of another machine that sent to this one) is back
-    /// when it returns. Every Swift callback that hands a context to user code or calls user
-    /// code runs in one (`MachineRuntime+Callbacks.swift`; the external-event gate, before the
-    /// macrostep); guards and actions run in the frames their C trampolines open
-    /// (`machine_trampoline.h`).
+    /// Runs `body` in a callback frame of this runtime (`callback_frame.h`): the frame the
+    /// ``ActionContext``s it makes are live in. The frame it replaced (none, or the callback of
+    /// another machine that sent to this one) is back when it returns. Every callback that
+    /// hands a context to user code or calls user code runs in one: guards and actions
+    /// (``CallbackHost/inFrame(_:)``), the others here (`MachineRuntime+Callbacks.swift`; the
+    /// external-event gate, before the macrostep).
     @inline(__always)
     func withCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
-        try Self.withCallbackFrame(of: Unmanaged.passUnretained(self).toOpaque(), body)
-    }
-
-    /// Calls `body`, a call into the core that may run guards and actions, and puts back the
-    /// callback frame that was current before it: the trampolines leave each guard's and
-    /// action's frame open (`machine_trampoline.h`), so every call into the core that can run
-    /// them goes through here (`Machine`'s start, sends, stops and `canHandle`, the confined
-    /// send). After a send from outside the frame is empty again, and a callback of another
-    /// machine that sent to this one has its own back: a context is refused once its callback
-    /// has returned.
-    ///
-    /// ```swift
-    /// let status = runtime.restoringCallbackFrame { sc_machine_dispatch(core, event) }
-    /// ```
-    @inlinable @inline(__always)
-    func restoringCallbackFrame<T>(_ body: () throws -> T) rethrows -> T {
-        let replacedMachine = machine_callback_current_machine()
-        let replacedSerial = machine_callback_serial()
-        defer { machine_callback_restore(replacedMachine, replacedSerial) }
-        return try body()
-    }
-
-    /// `sc_machine_dispatch(core, event)`, putting back the callback frame when the dispatch
-    /// can run guards or actions (``dispatchRunsGuardsOrActions``).
-    @inlinable @inline(__always)
-    func dispatchRestoringFrame(_ core: OpaquePointer, _ event: sc_event) -> sc_status {
-        guard dispatchRunsGuardsOrActions else { return sc_machine_dispatch(core, event) }
-        return restoringCallbackFrame { sc_machine_dispatch(core, event) }
-    }
-
-    /// ``withCallbackFrame(_:)`` of the runtime at `address`.
-    @inline(__always)
-    static func withCallbackFrame<T>(of address: UnsafeMutableRawPointer, _ body: () throws -> T) rethrows -> T {
-        let replacedMachine = machine_callback_current_machine()
-        let replacedSerial = machine_callback_serial()
-        machine_callback_begin(address)
-        defer { machine_callback_restore(replacedMachine, replacedSerial) }
+        let replacedMachine = callback_frame_current_machine()
+        let replacedSerial = callback_frame_serial()
+        callback_frame_begin(Unmanaged.passUnretained(self).toOpaque())
+        defer { callback_frame_restore(replacedMachine, replacedSerial) }
         return try body()
     }
 }

@@ -44,7 +44,7 @@ struct ObservedEvent: @unchecked Sendable {
     static let none = ObservedEvent(event: nil, raw: sc_event(id: SC_NONE, flags: 0, data: 0), typed: nil)
 }
 
-/// The observers of one machine, called with the machine's gate held, in registration order.
+/// The observers of one machine, called with the machine's lock held, in registration order.
 ///
 /// Observers see states and transitions by their index in the compiled chart; the untyped and
 /// typed front ends wrap them to report ids or the user's own values. Callers iterate over a

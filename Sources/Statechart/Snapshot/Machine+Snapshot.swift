@@ -54,7 +54,7 @@ extension Machine {
 
     /// ``snapshot()`` for machines whose events carry payloads of their own types (an SCXML
     /// session's events): `encodingPayload` turns each queued or delayed event's payload into
-    /// a ``DataValue`` (or `nil`), and ``restore(_:decodingPayload:)`` turns it back.
+    /// a ``DataValue`` (or `nil`), and ``restore(_:decodingPayload:beforeApplying:)`` turns it back.
     ///
     /// ```swift
     /// let snapshot = try machine.snapshot(encodingPayload: { ($0.payload as? Order)?.dataValue })
@@ -97,7 +97,7 @@ extension Machine {
         try restore(snapshot, decodingPayload: { $0.payload })
     }
 
-    /// ``restore(_:)`` for snapshots taken with ``snapshot(encodingPayload:)``:
+    /// ``restore(_:)`` for snapshots taken with ``snapshot(encodingPayload:whileHeld:)``:
     /// `decodingPayload` makes each queued or delayed event's payload from its snapshot form.
     ///
     /// `beforeApplying` runs with the machine held, once the snapshot has been checked against
@@ -139,11 +139,11 @@ extension Machine {
     // MARK: - Raw capture and restore
 
     func captureRaw(whileHeld: () throws -> Void = {}) throws -> RawSnapshot {
-        try gate.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
+        try lock.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
             guard runtime.started else { throw SnapshotError.notStarted }
             let core = runtime.core
             var history: [(Int, [Int])] = []
-            for h in chart.kinds.indices where chart.kinds[h] == SC_HISTORY_SHALLOW || chart.kinds[h] == SC_HISTORY_DEEP {
+            for h in chart.historyStates {
                 let count = sc_machine_history(core, sc_id(h), nil, 0)
                 guard count > 0, count != UInt32.max else { continue }
                 var buffer = [sc_id](repeating: 0, count: Int(count))
@@ -169,7 +169,7 @@ extension Machine {
     func restoreRaw(active: [Int], history: [(state: Int, remembered: [Int])], halted: Bool,
                     internalEvents: [RestoredEvent], delayed: [(id: String, event: RestoredEvent, remaining: Duration)],
                     beforeApplying: () throws -> Void = {}) throws {
-        try gate.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
+        try lock.withLock(ifReentered: { throw SnapshotError.insideMacrostep }) {
             // The core owns the rules (sc_machine_check_configuration, sc_machine_check_history:
             // the ones its restores apply); everything is checked before anything is restored,
             // so a refused snapshot changes nothing.

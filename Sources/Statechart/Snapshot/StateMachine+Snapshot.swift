@@ -148,7 +148,8 @@ extension StateMachine {
             delayed: snapshot.delayedEvents.map { ($0.sendID, restored($0.event), $0.remaining) })
     }
 
-    /// A machine for `chart` in the state `snapshot` recorded; see ``restore(_:)``.
+    /// A machine for `chart` in the state `snapshot` recorded; see
+    /// ``restore(_:)-(StateMachine<State,Event>.Snapshot)``.
     ///
     /// ```swift
     /// let machine = try StateMachine(chart, restoring: snapshot, clock: clock)

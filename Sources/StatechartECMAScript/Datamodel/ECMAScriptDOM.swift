@@ -4,6 +4,9 @@
 /// read API (`documentElement`, `childNodes`, `firstChild`, `getElementsByTagName`,
 /// `getAttribute`, `textContent`, ...), a few setters, and `toString()` giving the markup.
 ///
+/// A session runs it the first time it builds a DOM (`ECMAScriptDatamodel.prepareDOM`), so
+/// sessions of documents without XML content never hold it.
+///
 /// The prelude installs one non-enumerable, read-only global, `__scxmlRuntime`, with `dom(tree)`
 /// (builds a document from ``SCXMLMarkup/documentTree(of:)``'s description) and
 /// `isNode(value)`.

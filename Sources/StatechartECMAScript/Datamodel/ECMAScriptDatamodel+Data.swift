@@ -28,9 +28,9 @@ extension ECMAScriptDatamodel {
         case .inline(let content)?:
             try engine.declare(item.id, expression: try source(of: content))
         case .src(let uri)?:
-            let text = try loadResource(uri)
+            let source = try source(ofText: try loadResource(uri))
             do {
-                try engine.declare(item.id, expression: source(ofText: text))
+                try engine.declare(item.id, expression: source)
             } catch {
                 throw error.namingSource("<data src=\"\(uri)\">")   // not the file's text
             }
@@ -61,24 +61,37 @@ extension ECMAScriptDatamodel {
     func source(of content: SCXMLInlineContent) throws -> String {
         switch content {
         case .text(let text):
-            return source(ofText: text)
+            return try source(ofText: text)
         case .markup(let markup), .document(_, let markup):
             guard let tree = SCXMLMarkup.documentTree(of: markup) else {
                 throw SCXMLExecutionError("the content is not well-formed XML")
             }
-            return domSource(tree)
+            return try domSource(tree)
         }
     }
 
     /// JSON, else XML, else a space-normalized string.
-    func source(ofText text: String) -> String {
+    func source(ofText text: String) throws -> String {
         if let value = engine.parseJSON(text) { return JavaScriptLiteral.source(value) }
-        if let tree = SCXMLMarkup.documentTree(of: text) { return domSource(tree) }
+        if let tree = SCXMLMarkup.documentTree(of: text) { return try domSource(tree) }
         return JavaScriptLiteral.source(.string(SCXMLMarkup.normalizeSpace(text)))
     }
 
-    func domSource(_ tree: DataValue) -> String {
-        "\(ECMAScriptDOM.runtimeName).dom(\(JavaScriptLiteral.source(tree)))"
+    /// An expression building `tree` as a DOM document (installing the DOM prelude first).
+    func domSource(_ tree: DataValue) throws -> String {
+        try prepareDOM()
+        return "\(ECMAScriptDOM.runtimeName).dom(\(JavaScriptLiteral.source(tree)))"
+    }
+
+    /// Runs the DOM prelude in this session's engine unless it has run already.
+    func prepareDOM() throws(ScriptError) {
+        guard !hasDOM else { return }
+        do {
+            try engine.executeOnce(script: ECMAScriptDOM.prelude)
+        } catch {
+            throw error.namingSource("the DOM prelude")   // not its text
+        }
+        hasDOM = true
     }
 }
 

@@ -1,42 +1,59 @@
+import CDuktapeShim
 import Statechart
 import StatechartSCXML
 
-/// `_event` (SCXML 5.10.1): a read-only global whose fields are always present (`'sendid' in
-/// _event`), `undefined` when the event has no such value. Its top level is frozen; `data` is
-/// the sender's value as a mutable object (or a DOM document for XML content).
 extension ECMAScriptDatamodel {
+    /// Binds `_event` without running any script: the fields are copied into the engine, which
+    /// builds the object the first time a script reads `_event` (see `dukshim_event_begin`).
+    /// XML data becomes a DOM tree, built here by the DOM prelude (a rare case, so it stays eager).
     public func setEvent(_ event: SCXMLEvent) {
-        func optional(_ text: String?) -> String { text.map(JavaScriptLiteral.quoted) ?? "undefined" }
-        let fields = [
-            "name: " + JavaScriptLiteral.quoted(event.name),
-            "type: " + JavaScriptLiteral.quoted(event.type.rawValue),
-            "sendid: " + optional(event.sendID),
-            "origin: " + optional(event.origin),
-            "origintype: " + optional(event.originType),
-            "invokeid: " + optional(event.invokeID),
-            "data: undefined",
-        ]
-        do {
-            try engine.store(evaluating: "({" + fields.joined(separator: ", ") + "})", as: Key.event)
-            if let data = event.data {
-                // Data the engine cannot hold (nested too deeply, too large) stays undefined.
-                try? setMember("data", to: data, isXML: event.dataIsXML, key: Key.eventData)
+        engine.bindEvent(event.name, type: event.type.rawValue, sendID: event.sendID, origin: event.origin,
+                         originType: event.originType, invokeID: event.invokeID, raw: event.raw)
+        guard let data = event.data else { return }
+        if event.dataIsXML, case .string(let markup) = data, let tree = SCXMLMarkup.documentTree(of: markup) {
+            // Data the engine cannot hold (nested too deeply, too large) stays undefined.
+            if (try? engine.store(evaluating: domSource(tree), as: Key.eventData)) != nil {
+                engine.bindEventData(storedValue: Key.eventData)
             }
-            if let raw = event.raw {
-                try? setMember("raw", to: .string(raw), isXML: false, key: Key.eventRaw)
-            }
-            try engine.setReadOnly("_event", storedValue: Key.event)
-        } catch {
-            // Only a fatal engine error gets here; every later evaluation reports it.
+        } else {
+            engine.bindEventData(data)
         }
     }
+}
 
-    private func setMember(_ member: String, to value: DataValue, isXML: Bool, key: String) throws {
-        if isXML, case .string(let markup) = value, let tree = SCXMLMarkup.documentTree(of: markup) {
-            try engine.store(evaluating: domSource(tree), as: key)
-        } else {
-            try engine.store(value, as: key)
-        }
-        try engine.setStoredMember(member, of: Key.event, toStoredValue: key)
+extension ECMAScriptEngine {
+    /// Defines `_event` as the read-only variable ``bindEvent(_:type:sendID:origin:originType:invokeID:raw:)``
+    /// sets; `undefined` until the first binding.
+    func installEventBinding() throws(ScriptError) {
+        try check(dukshim_event_install(handle), source: "_event")
+    }
+
+    /// Makes the named fields the next value of `_event` (absent ones read as `undefined`);
+    /// its `data` is undefined until ``bindEventData(_:)``. No script runs.
+    func bindEvent(_ name: String, type: String, sendID: String?, origin: String?, originType: String?,
+                   invokeID: String?, raw: String?) {
+        dukshim_event_begin(handle)
+        setEventField(DUKSHIM_EVENT_NAME, name)
+        setEventField(DUKSHIM_EVENT_TYPE, type)
+        setEventField(DUKSHIM_EVENT_SENDID, sendID)
+        setEventField(DUKSHIM_EVENT_ORIGIN, origin)
+        setEventField(DUKSHIM_EVENT_ORIGINTYPE, originType)
+        setEventField(DUKSHIM_EVENT_INVOKEID, invokeID)
+        setEventField(DUKSHIM_EVENT_RAW, raw)
+    }
+
+    private func setEventField(_ field: Int32, _ text: String?) {
+        guard let text else { return }
+        _ = withUTF8(text) { dukshim_event_set_field(handle, field, $0, $1) }
+    }
+
+    /// The bound event's `data`, converted when a script first reads `_event`.
+    func bindEventData(_ data: DataValue) {
+        _ = withEncoded(data) { dukshim_event_set_data(handle, DUKSHIM_VALUE_DATA, $0, $1) }
+    }
+
+    /// The bound event's `data`: the value stored under `key` (``store(_:as:)``).
+    func bindEventData(storedValue key: String) {
+        _ = withUTF8(key) { dukshim_event_set_data(handle, DUKSHIM_VALUE_STORED, $0, $1) }
     }
 }

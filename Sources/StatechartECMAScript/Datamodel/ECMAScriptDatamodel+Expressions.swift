@@ -20,6 +20,10 @@ extension ECMAScriptDatamodel {
     /// An attribute's expression without trailing semicolons, which documents often write
     /// (`expr="new Thing();"`, IRP test 452) and which an expression may not contain.
     static func expression(_ text: String) -> String {
+        // Most texts end in neither: returned as they are, with no characters counted.
+        guard let last = text.utf8.last else { return text }
+        let asciiSpace = last == 0x20 || (0x09...0x0D).contains(last)
+        if last < 0x80 && last != UInt8(ascii: ";") && !asciiSpace { return text }
         var trimmed = Substring(text)
         while let last = trimmed.last, last == ";" || last.isWhitespace { trimmed = trimmed.dropLast() }
         return trimmed.count == text.count ? text : String(trimmed)
@@ -52,5 +56,33 @@ extension ECMAScriptDatamodel {
     /// copied). `item` and `index` are declared when new (SCXML 4.6).
     public func foreach(_ node: SCXMLForeach, body: () throws -> Void) throws {
         try engine.foreach(array: node.array, item: node.item, index: node.index, body: body)
+    }
+}
+
+extension ECMAScriptDatamodel {
+    /// Charges an event payload copied out of the engine to the document tree's script memory
+    /// budget while the event exists, so payloads queued by `<send>` count against the same bound
+    /// as the heaps they came from (the copy's size: ``DataValue/approximateByteCount``).
+    public func chargePayload(_ data: DataValue) throws -> SCXMLPayloadLease? {
+        let bytes = data.approximateByteCount
+        guard let lease = engine.memoryBudget.charge(bytes: bytes) else {
+            let budget = engine.memoryBudget
+            throw SCXMLExecutionError(
+                "the event's data (\(bytes) bytes) does not fit in the ECMAScript memory limit of this document tree (\(budget.limit) bytes, \(budget.inUse) in use)")
+        }
+        return lease
+    }
+}
+
+extension DataValue {
+    /// About the bytes a copy of this value holds: its strings' UTF-8 and keys, and 16 bytes per
+    /// value. Used to charge payloads to a memory budget; nested as deep as the value.
+    var approximateByteCount: Int {
+        switch self {
+        case .null, .bool, .number: return 16
+        case .string(let text): return 16 + text.utf8.count
+        case .array(let items): return items.reduce(16) { $0 + $1.approximateByteCount }
+        case .object(let members): return members.reduce(16) { $0 + 16 + $1.key.utf8.count + $1.value.approximateByteCount }
+        }
     }
 }

@@ -22,14 +22,14 @@ import StatechartSCXML
 /// try machine.start()
 /// ```
 ///
-/// Host functions registered in ``SCXMLMachine/Options/functions`` are global functions, host
-/// values in ``SCXMLMachine/Options/values`` read-only globals.
+/// Host functions registered in `SCXMLMachine.Options.functions` are global functions, host
+/// values in `SCXMLMachine.Options.values` read-only globals.
 ///
-/// Scripts are bounded by ``SCXMLMachine/Options/scriptLimits``: one evaluation (a `cond`, an
+/// Scripts are bounded by `SCXMLMachine.Options.scriptLimits`: one evaluation (a `cond`, an
 /// `expr`, a `<script>`, each `<foreach>` step, `<data>`, `<assign>`, ...) stops after
-/// ``SCXMLScriptLimits/timePerEvaluation`` (default 1 s), and the heaps of all sessions of one
+/// `SCXMLScriptLimits.timePerEvaluation` (default 1 s), and the heaps of all sessions of one
 /// document tree (this machine and the ones its `<invoke>`s start) hold at most
-/// ``SCXMLScriptLimits/memoryPerDocumentTree`` bytes together (default 256 MiB). Either raises
+/// `SCXMLScriptLimits.memoryPerDocumentTree` bytes together (default 256 MiB). Either raises
 /// `error.execution` like any script error; the machine stays in a legal configuration.
 public final class ECMAScriptDatamodel: SCXMLDatamodel {
     public static let names = ["ecmascript"]
@@ -38,12 +38,13 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
     /// The globals that exist before the document runs (built-ins, system variables, `In`,
     /// host functions and values): the variables a snapshot captures are the others.
     var builtInGlobals: [String] = []
+    /// Whether the DOM prelude (ECMAScriptDOM) has run in this session's engine: only documents
+    /// with XML content need it, so the others' sessions never hold it.
+    var hasDOM = false
     weak var services: SCXMLSessionServices?
     /// Keys of values kept in the engine for the runtime (out of the scripts' reach).
     enum Key {
-        static let event = "scxml.event"
         static let eventData = "scxml.event.data"
-        static let eventRaw = "scxml.event.raw"
         static let value = "scxml.value"
     }
 
@@ -56,7 +57,6 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
         }
         engine = try ECMAScriptEngine(memoryBudget: budget, timeLimit: limits.timePerEvaluation)
         self.services = services
-        try engine.execute(script: ECMAScriptDOM.prelude)
         try engine.setReadOnly("_sessionid", value: .string(services.sessionID))
         try engine.setReadOnly("_name", value: services.name.map(DataValue.string) ?? .null)
         var processors: [String: DataValue] = [:]
@@ -64,8 +64,7 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
             processors[type] = .object(["location": .string(location)])
         }
         try engine.setReadOnly("_ioprocessors", value: .object(processors))
-        try engine.store(evaluating: "undefined", as: Key.event)
-        try engine.setReadOnly("_event", storedValue: Key.event)
+        try engine.installEventBinding()
         try engine.registerFunction("In") { [weak services] arguments in
             guard arguments.count == 1, case .string(let state) = arguments[0] else {
                 throw ScriptError(name: "TypeError", message: "In() takes one state id (a string)")
@@ -78,7 +77,8 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
         for (name, value) in services.hostValues {
             try engine.setReadOnly(name, value: value)
         }
-        builtInGlobals = try Self.globalNames(of: engine)
+        // The DOM prelude's global is installed on first use (prepareDOM) and is no variable either.
+        builtInGlobals = try Self.globalNames(of: engine) + [ECMAScriptDOM.runtimeName]
     }
 
     /// Nothing is rejected when loading: expressions that do not compile raise

@@ -27,7 +27,7 @@ extension ECMAScriptEngine {
     /// try engine.evaluateOptional("null")          // .null
     /// ```
     public func evaluateOptional(_ expression: String) throws(ScriptError) -> DataValue? {
-        try run(expression, kind: DUKSHIM_SOURCE_EXPRESSION, result: DUKSHIM_RESULT_DATA)
+        try call(expression, as: .expression, result: DUKSHIM_RESULT_DATA)
         return try decodedResult(source: expression)
     }
 
@@ -38,7 +38,7 @@ extension ECMAScriptEngine {
     /// try engine.evaluateBoolean("[]")             // true
     /// ```
     public func evaluateBoolean(_ expression: String) throws(ScriptError) -> Bool {
-        try run(expression, kind: DUKSHIM_SOURCE_EXPRESSION, result: DUKSHIM_RESULT_BOOLEAN)
+        try call(expression, as: .expression, result: DUKSHIM_RESULT_BOOLEAN)
         var length = 0
         let bytes = dukshim_result(handle, &length)
         return length == 1 && bytes?.pointee == UInt8(ascii: "t")
@@ -51,7 +51,7 @@ extension ECMAScriptEngine {
     /// try engine.evaluateString("undefined")       // "undefined"
     /// ```
     public func evaluateString(_ expression: String) throws(ScriptError) -> String {
-        try run(expression, kind: DUKSHIM_SOURCE_EXPRESSION, result: DUKSHIM_RESULT_STRING)
+        try call(expression, as: .expression, result: DUKSHIM_RESULT_STRING)
         guard case .string(let string)? = try decodedResult(source: expression) else {
             throw ScriptError(name: "InternalError", message: "string conversion produced no string", expression: expression)
         }
@@ -66,7 +66,7 @@ extension ECMAScriptEngine {
     /// try engine.evaluate("total")                 // .number(6)
     /// ```
     public func execute(script: String) throws(ScriptError) {
-        try run(script, kind: DUKSHIM_SOURCE_SCRIPT, result: DUKSHIM_RESULT_NONE)
+        try call(script, as: .script, result: DUKSHIM_RESULT_NONE)
     }
 
     /// Compiles an expression without running it, reporting syntax errors early.
@@ -85,6 +85,11 @@ extension ECMAScriptEngine {
     /// ```
     public func checkSyntax(script: String) throws(ScriptError) {
         try run(script, kind: DUKSHIM_SOURCE_SCRIPT, result: DUKSHIM_RESULT_NONE, compileOnly: true)
+    }
+
+    /// Runs a script once without keeping it compiled (the engine's own set-up code).
+    func executeOnce(script: String) throws(ScriptError) {
+        try run(script, kind: DUKSHIM_SOURCE_SCRIPT, result: DUKSHIM_RESULT_NONE)
     }
 
     func run(_ source: String, kind: Int32, result: Int32, compileOnly: Bool = false) throws(ScriptError) {

@@ -33,9 +33,8 @@ extension ECMAScriptEngine {
     /// - Throws: ``ScriptError`` (`TypeError`) when the value is not an array.
     public func storeForeachCopy(of arrayExpression: String, as key: String) throws(ScriptError) -> Int {
         var count: Int64 = 0
-        let status = withUTF8(key) { key, keyLength in
-            withUTF8(arrayExpression) { dukshim_store_array_copy(handle, key, keyLength, $0, $1, &count) }
-        }
+        let array = try compiled(arrayExpression, as: .expression)
+        let status = withUTF8(key) { dukshim_store_array_copy(handle, $0, $1, array, &count) }
         try check(status, source: arrayExpression)
         return Int(count)
     }
@@ -76,10 +75,15 @@ extension ECMAScriptEngine {
             try declareIfNeeded(index)
         }
         for position in 0..<count {
-            try assign(location: item, storedValue: key, element: position)
-            if let index {
-                try assign(location: index, value: .number(Double(position)))
+            // Resolved each step: the body may compile enough new texts to renew the table.
+            try reserveCompiledRoom(2)
+            let itemTarget = try compiled(item, as: .location)
+            let indexTarget = try index.map { name throws(ScriptError) in try compiled(name, as: .location) } ?? -1
+            var failedPart: Int32 = 0
+            let status = withUTF8(key) {
+                dukshim_foreach_step(handle, $0, $1, position, itemTarget, indexTarget, &failedPart)
             }
+            try check(status, source: failedPart == 0 ? item : index ?? item)
             try body()
         }
     }

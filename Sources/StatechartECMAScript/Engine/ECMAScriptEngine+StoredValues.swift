@@ -104,9 +104,8 @@ extension ECMAScriptEngine {
         if let element, element < 0 {
             throw ScriptError(name: "RangeError", message: "element \(element) out of range", expression: location)
         }
-        let status = withUTF8(location) { location, locationLength in
-            withUTF8(key) { dukshim_assign(handle, location, locationLength, DUKSHIM_VALUE_STORED, $0, $1, index) }
-        }
+        let target = try compiled(location, as: .location)
+        let status = withUTF8(key) { dukshim_assign(handle, target, DUKSHIM_VALUE_STORED, $0, $1, index) }
         try check(status, source: location)
     }
 }

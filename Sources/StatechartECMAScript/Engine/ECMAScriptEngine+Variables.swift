@@ -25,6 +25,7 @@ extension ECMAScriptEngine {
     /// try engine.evaluate("square(4)")             // .number(16)
     /// ```
     public func declare(_ name: String, expression: String) throws(ScriptError) {
+        // Not kept compiled: a variable is initialised once per session, often from a large literal.
         let status = withUTF8(name) { name, nameLength in
             withUTF8(expression) { dukshim_declare(handle, name, nameLength, DUKSHIM_VALUE_EXPRESSION, $0, $1, -1) }
         }
@@ -43,9 +44,10 @@ extension ECMAScriptEngine {
     /// try engine.assign(location: "nope", expression: "1")   // throws ReferenceError
     /// ```
     public func assign(location: String, expression: String) throws(ScriptError) {
-        let status = withUTF8(location) { location, locationLength in
-            withUTF8(expression) { dukshim_assign(handle, location, locationLength, DUKSHIM_VALUE_EXPRESSION, $0, $1, -1) }
-        }
+        try reserveCompiledRoom(2)   // both ids stay valid
+        let target = try compiled(location, as: .location, naming: "\(location) = \(expression)")
+        let value = try compiled(expression, as: .expression, naming: "\(location) = \(expression)")
+        let status = dukshim_assign(handle, target, DUKSHIM_VALUE_COMPILED, nil, 0, Int64(value))
         try check(status, source: "\(location) = \(expression)")
     }
 
@@ -55,9 +57,8 @@ extension ECMAScriptEngine {
     /// try engine.assign(location: "user.tags", value: .array([.string("admin")]))
     /// ```
     public func assign(location: String, value: DataValue) throws(ScriptError) {
-        let status = withUTF8(location) { location, locationLength in
-            withEncoded(value) { dukshim_assign(handle, location, locationLength, DUKSHIM_VALUE_DATA, $0, $1, -1) }
-        }
+        let target = try compiled(location, as: .location)
+        let status = withEncoded(value) { dukshim_assign(handle, target, DUKSHIM_VALUE_DATA, $0, $1, -1) }
         try check(status, source: location)
     }
 
@@ -72,7 +73,7 @@ extension ECMAScriptEngine {
     /// ```
     /// - Note: The location is evaluated, so it should have no side effects.
     public func isDeclared(_ location: String) -> Bool {
-        (try? run(location, kind: DUKSHIM_SOURCE_EXPRESSION, result: DUKSHIM_RESULT_NONE)) != nil
+        (try? call(location, as: .expression, result: DUKSHIM_RESULT_NONE)) != nil
     }
 
     /// The value at `location` (an identifier or member expression) converted to data.

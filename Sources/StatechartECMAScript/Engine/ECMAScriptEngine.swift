@@ -88,6 +88,8 @@ public final class ECMAScriptEngine {
     var hostFunctions: [([DataValue]) throws -> DataValue] = []
     var hostFunctionIDs: [String: Int32] = [:]
     var foreachDepth = 0
+    /// Compiled sources by kind (``SourceKind``) and text: their ids in the engine.
+    var compiledSources: [CompiledSourceKey: Int32] = [:]
 
     /// Creates a heap with the standard built-ins and no variables, with a budget of its own.
     ///
@@ -192,9 +194,9 @@ public final class ECMAScriptEngine {
     // MARK: - Plumbing shared by the extensions
 
     /// Throws the engine's last error unless `status` is success.
-    func check(_ status: Int32, source: String) throws(ScriptError) {
+    func check(_ status: Int32, source: @autoclosure () -> String) throws(ScriptError) {
         guard status != DUKSHIM_OK else { return }
-        throw lastError(source: source)
+        throw lastError(source: source())
     }
 
     func lastError(source: String) -> ScriptError {
@@ -211,6 +213,7 @@ public final class ECMAScriptEngine {
     func decodedResult(source: String) throws(ScriptError) -> DataValue? {
         var length = 0
         let bytes = dukshim_result(handle, &length)
+        defer { dukshim_result_trim(handle) }   // no payload-sized buffer kept in the engine
         do {
             return try ValueCoding.decode(UnsafeRawBufferPointer(start: bytes, count: length))
         } catch {

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let runner = ConformanceRunner(options: options)
-/// let results = runner.run(directory: URL(fileURLWithPath: "../shared/w3c-scxml/ecma"))
+/// let results = runner.run(directory: URL(fileURLWithPath: "Tests/W3C/ecma"))
 /// print(results.filter(\.passed).count)
 /// ```
 ///
@@ -31,7 +31,7 @@ public struct ConformanceRunner: Sendable {
     public var timeout: Duration
     /// How many tests run at once.
     public var jobs: Int
-    /// Manual tests (from `manifest.tsv`): skipped by ``run(directory:)`` except those whose
+    /// Manual tests (from `manifest.tsv`): skipped by ``run(directory:report:)`` except those whose
     /// outcome is a state, which are checked against `final`.
     public var manifest: Manifest
 

@@ -29,7 +29,8 @@ extension ChartDiagram {
 }
 
 extension SCXMLDocument {
-    /// The document's states and transitions as a Graphviz DOT graph; see ``ChartDiagram/dot()``.
+    /// The document's states and transitions as a Graphviz DOT graph; see
+    /// `ChartDiagram.dot()` (Statechart).
     ///
     /// ```swift
     /// try document.dot().write(toFile: "chart.dot", atomically: true, encoding: .utf8)
@@ -38,6 +39,6 @@ extension SCXMLDocument {
     public func dot() -> String { ChartDiagram(self).dot() }
 
     /// The document's states and transitions as a Mermaid state diagram; see
-    /// ``ChartDiagram/mermaid()``.
+    /// `ChartDiagram.mermaid()` (Statechart).
     public func mermaid() -> String { ChartDiagram(self).mermaid() }
 }

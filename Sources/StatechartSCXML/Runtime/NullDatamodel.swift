@@ -4,7 +4,7 @@ import Statechart
 /// The null datamodel (SCXML B.1): no data, and conditions are the `In(id)` predicate.
 ///
 /// As an extension for firmware charts, conditions may combine `In()` with `!`, `&&`, `||`,
-/// parentheses, `true` and `false` (`In('closed') && !In('paused')`, see ``NullCondition``);
+/// parentheses, `true` and `false` (`In('closed') && !In('paused')`, see `NullCondition`);
 /// plain `In('id')` means what the spec says.
 ///
 /// As an extension for host integration, conditions and `expr`-style attributes may also call

@@ -95,8 +95,33 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     func value(ofInline content: SCXMLInlineContent) throws -> DataValue
     /// Runs a whole `<foreach>`: `body` once per item, after storing the item (and index).
     /// By default built on ``items(of:)`` and ``store(_:at:)``; datamodels whose values are
-    /// richer than ``DataValue`` override it so items keep their identity.
+    /// richer than `DataValue` override it so items keep their identity.
     func foreach(_ node: SCXMLForeach, body: () throws -> Void) throws
+    /// Charges `data`, the payload of an event a `<send>` is about to send, to the memory bound
+    /// of this datamodel's scripts for as long as the event exists (queued, delayed, or being
+    /// processed); throws when it does not fit, and the send fails with `error.execution`.
+    /// Releasing the lease gives the bytes back. By default nothing is charged (`nil`).
+    func chargePayload(_ data: DataValue) throws -> SCXMLPayloadLease?
+}
+
+/// Memory charged for an event's payload (``SCXMLDatamodel/chargePayload(_:)``), given back when
+/// the last copy of the event is gone.
+///
+/// ```swift
+/// let lease = SCXMLPayloadLease { budget.refund(bytes) }   // refunds when released
+/// ```
+public final class SCXMLPayloadLease: Sendable {
+    private let refund: @Sendable () -> Void
+    /// A lease that calls `refund` once, when it is released.
+    public init(refund: @escaping @Sendable () -> Void) { self.refund = refund }
+    deinit { refund() }
+}
+
+/// The lease an event carries; events compare and hash as if it were not there.
+struct PayloadCharge: Sendable, Hashable {
+    var lease: SCXMLPayloadLease?
+    static func == (lhs: PayloadCharge, rhs: PayloadCharge) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 extension SCXMLDatamodel {
@@ -113,6 +138,9 @@ extension SCXMLDatamodel {
     public func logMessage(_ expression: String) throws -> String {
         try evaluateString(expression)
     }
+
+    /// Charges nothing (datamodels whose values do not come from a bounded engine).
+    public func chargePayload(_ data: DataValue) throws -> SCXMLPayloadLease? { nil }
 
     /// Iterates ``items(of:)``, storing each item (and its index) with ``store(_:at:)``.
     public func foreach(_ node: SCXMLForeach, body: () throws -> Void) throws {

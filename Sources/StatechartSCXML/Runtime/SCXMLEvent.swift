@@ -37,6 +37,8 @@ public struct SCXMLEvent: Sendable, Hashable {
     /// Which invocation of which session produced the event, so that the invoking session can
     /// run `<finalize>` and ignore events of cancelled invocations. Set by the runtime only.
     var invocation: InvocationTag?
+    /// The memory `data` is charged to while the event exists (``SCXMLDatamodel/chargePayload(_:)``).
+    var payloadCharge = PayloadCharge()
 
     /// An event with the given fields; hosts usually set only `name` and `data`.
     ///

@@ -18,7 +18,7 @@ extension SCXMLMachine {
     /// document sees an external event of that name. A handle is two integers (the event's
     /// interned id and its chart's identity): copying and sending it counts no references and
     /// allocates nothing. It belongs to the machine that made it: another machine refuses it
-    /// (``EventHandleError/otherMachine``), also one loaded from the same document, since each
+    /// (``EventHandleError/Reason/otherMachine``), also one loaded from the same document, since each
     /// machine compiles its own chart.
     public struct EventHandle: Sendable, Hashable {
         /// The event's interned id in `chart`'s events.
@@ -32,7 +32,7 @@ extension SCXMLMachine {
         }
     }
 
-    /// Why ``SCXMLMachine/event(_:)`` made no handle, or ``SCXMLMachine/send(_:)-(EventHandle)``
+    /// Why ``SCXMLMachine/event(_:)`` made no handle, or ``SCXMLMachine/send(_:)-(SCXMLMachine.EventHandle)``
     /// refused one.
     ///
     /// ```swift
@@ -59,7 +59,7 @@ extension SCXMLMachine {
     }
 
     /// A handle for the event `name`, which the document names exactly (as a transition's
-    /// event descriptor, or a prefix of one before a dot), for ``send(_:)-(EventHandle)``.
+    /// event descriptor, or a prefix of one before a dot), for ``send(_:)-(SCXMLMachine.EventHandle)``.
     ///
     /// ```swift
     /// let push = try machine.event("push")

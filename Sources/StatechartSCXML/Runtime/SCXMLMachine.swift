@@ -1,7 +1,7 @@
 import Foundation
 import Statechart
 
-/// A running SCXML document: a ``Machine`` whose behaviour is the document's executable content,
+/// A running SCXML document: a `Machine` (Statechart) whose behaviour is the document's executable content,
 /// interpreted by its datamodel.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import Statechart
 /// print(machine.configuration)
 /// ```
 ///
-/// Threading follows ``Machine``: any thread may send; callbacks run with the machine held, on
+/// Threading follows `Machine`: any thread may send; callbacks run with the machine held, on
 /// the thread that sent (or on the scheduler's thread for delayed events).
 ///
 /// Each machine is an SCXML session: documents reach it with `<send target="#_scxml_<id>">`
@@ -37,7 +37,7 @@ public final class SCXMLMachine: @unchecked Sendable {
     public let warnings: [SCXMLDiagnostic]
     /// The machine running it; use it for observers and configuration queries.
     public let machine: Machine
-    /// `machine.chart.identity`, kept here so ``send(_:)-(EventHandle)`` checks a handle without
+    /// `machine.chart.identity`, kept here so ``send(_:)-(SCXMLMachine.EventHandle)`` checks a handle without
     /// reading (and retaining) the compiled chart on every send.
     @usableFromInline let chartIdentity: ChartIdentity
     /// This session's id (`_sessionid`).
@@ -199,7 +199,7 @@ public final class SCXMLMachine: @unchecked Sendable {
     /// - Complexity: an event without data whose name the document mentions exactly (as a
     ///   transition's event descriptor or a prefix of one) costs one macrostep and a hash of the
     ///   name's bytes: it reaches the underlying ``machine`` as its interned id alone, without
-    ///   payload (``Statechart/Machine`` observers see ``Statechart/Event/payload`` `nil`), and
+    ///   payload (`Machine` observers see `Event.payload` `nil`), and
     ///   its `_event` is built only if the datamodel reads it. Other events carry an
     ///   ``SCXMLEvent`` payload.
     @inlinable @discardableResult

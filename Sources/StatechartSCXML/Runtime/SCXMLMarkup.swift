@@ -9,7 +9,7 @@ public enum SCXMLMarkup {
     /// comments between them) into a document tree; `nil` when it is not well-formed XML or
     /// holds no element.
     ///
-    /// The tree is a ``DataValue`` shaped like the DOM:
+    /// The tree is a `DataValue` shaped like the DOM:
     /// - the document: `{"nodeType": 9, "childNodes": [...]}`;
     /// - an element: `{"nodeType": 1, "tagName", "localName", "prefix", "namespaceURI",
     ///   "attributes": [{"name", "localName", "prefix", "namespaceURI", "value"}],

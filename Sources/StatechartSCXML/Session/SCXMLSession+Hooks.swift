@@ -41,8 +41,7 @@ extension SCXMLSession {
 
     /// The log hook in a box of its own. Called through an unretained reference to the box
     /// (`logCopyReference`), whose `let` the call borrows, it counts no references; a closure
-    /// read from a `var` is retained and released around every call (about 40 instructions per
-    /// `<log>`, a third of what the guarded benchmark chart's SCXML run spent above typed Swift).
+    /// read from a `var` would be retained and released around every `<log>`.
     final class LogHook: Sendable {
         let call: @Sendable (_ label: String?, _ message: String) -> Void
         init(_ call: @escaping @Sendable (_ label: String?, _ message: String) -> Void) { self.call = call }

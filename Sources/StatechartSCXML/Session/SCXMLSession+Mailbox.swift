@@ -107,7 +107,7 @@ extension SCXMLSession {
         }
     }
 
-    /// Queues an event for this session itself, after everything that arrived before it. Gate held.
+    /// Queues an event for this session itself, after everything that arrived before it. Machine locked.
     func sendToSelf(_ event: SCXMLEvent, ctx: ActionContext) {
         moveMailbox(ctx)
         ctx.send(Event(event.name, payload: event))
@@ -121,7 +121,7 @@ extension SCXMLSession {
     static let eventsPerPoke = 8
 
     /// Moves the mailbox's oldest events (at most `limit`) to the machine's external queue, in
-    /// order, and says whether events were left behind. Gate held.
+    /// order, and says whether events were left behind. Machine locked.
     @discardableResult
     func moveMailbox(_ ctx: ActionContext, limit: Int = .max) -> Bool {
         let (arrived, left) = mailbox.withLock { events -> ([SCXMLEvent], Bool) in

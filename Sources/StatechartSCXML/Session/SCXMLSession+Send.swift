@@ -46,9 +46,10 @@ extension SCXMLSession {
         guard Self.processorTypes.contains(type) || Self.basicHTTPTypes.contains(type) else {
             throw SendFailure(name: "error.execution", message: "<send> type '\(type)' is not supported (use the SCXML or BasicHTTP Event I/O Processor)", sendID: sendID)
         }
-        let event = SCXMLEvent(name: name, type: .external, sendID: node.id == nil ? nil : sendID,
+        var event = SCXMLEvent(name: name, type: .external, sendID: node.id == nil ? nil : sendID,
                                origin: "#_scxml_\(sessionID)", originType: SCXMLEvent.scxmlProcessorType,
                                data: data, dataIsXML: isXML)
+        if let data { event.payloadCharge.lease = try datamodel.chargePayload(data) }
         if delay > .zero {
             _ = try route(target, type: type, sendID: sendID)   // report a bad target now
             if isOwnSession(target) && !Self.basicHTTPTypes.contains(type) {

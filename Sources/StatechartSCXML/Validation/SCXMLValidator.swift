@@ -80,6 +80,7 @@ struct SCXMLValidator {
 
         var index = 0
         check(document.states, index: &index)
+        checkStateTests(document)
 
         if nestedDocuments > 0 { Self.validateNested(&document.states, into: &diagnostics) }
     }

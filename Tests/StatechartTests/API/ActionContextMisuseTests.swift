@@ -4,7 +4,7 @@ import XCTest
 
 /// A context used outside its callback stops the program with a message, and never touches the
 /// machine it stood for, even one that has been deallocated (the context holds no reference to
-/// it: see `machine_callback.h`). Each misuse runs in a child process, this test binary run
+/// it: see `callback_frame.h`). Each misuse runs in a child process, this test binary run
 /// again on one test with `STATECHART_MISUSE` naming the misuse; the parent checks that the
 /// child died of a signal and printed the message.
 final class ActionContextMisuseTests: XCTestCase {
@@ -89,7 +89,7 @@ final class ActionContextMisuseTests: XCTestCase {
     }
 
     /// A context kept by a guard of a confined machine, used once the send has returned (the
-    /// guard's trampoline leaves its frame open; the send puts the empty one back).
+    /// guard's frame closed when the guard returned).
     static func useAfterConfinedSend() throws {
         let kept = Kept()
         let machine = try LocalStateMachine<Light, Switch>(initial: .off) {

@@ -72,21 +72,30 @@ final class TypedCallbacksReusedTests: XCTestCase {
         try assertRun(Machine(try CompiledChart(copy)), log)
     }
 
-    /// The dispatch path calls a typed callback as an untyped one (`TypedCallbackABI`), which is
-    /// sound only while the typed context is the untyped context alone: a stored property added
-    /// to `StateMachine.Context` must fail here, not corrupt the callbacks' arguments.
-    func testTheTypedContextIsTheUntypedContextAlone() throws {
-        let fields = Log()
-        let chart = try TypedChart<S, E>(name: "context", initial: .idle) {
+    /// A state's entry actions are one list, run by one call from the core: here two typed
+    /// entries (their contexts carry the chart's maps) around the untyped action an `After`
+    /// adds (its context carries none). Each must get its own box's argument: the typed ones
+    /// see their typed states and event, the timer is scheduled, and the order is kept.
+    func testAnEntryListMixingTypedAndUntypedActionsGivesEachItsOwnArgument() throws {
+        let log = Log()
+        let clock = TestClock()
+        let name: @Sendable (E?) -> String = { $0.map { "\($0)" } ?? "none" }
+        let chart = try TypedChart<S, E>(name: "mixed", initial: .running) {
             StateNode(.idle) {
-                OnEntry { ctx in
-                    for child in Mirror(reflecting: ctx).children {
-                        fields.add("\(child.label ?? "?"): \(type(of: child.value))")
-                    }
-                }
+                OnEntry { ctx in log.add("first: idle \(ctx.isActive(.idle)), event \(name(ctx.event))") }
+                After(.seconds(5), to: .running)
+                OnEntry { ctx in log.add("second: running \(ctx.isActive(.running)), event \(name(ctx.event))") }
+            }
+            StateNode(.running) {
+                On(.stop, to: .idle)
             }
         }
-        try StateMachine(chart, clock: TestClock()).start()
-        XCTAssertEqual(fields.take(), ["untyped: ActionContext"])
+        let machine = StateMachine(chart, clock: clock)
+        try machine.start()
+        XCTAssertEqual(try machine.send(.stop), .handled)
+        XCTAssertEqual(log.take(), ["first: idle true, event stop", "second: running false, event stop"])
+        XCTAssertEqual(machine.configuration, [.idle])
+        clock.advance(by: .seconds(5))      // the untyped entry action scheduled the timer
+        XCTAssertEqual(machine.configuration, [.running])
     }
 }

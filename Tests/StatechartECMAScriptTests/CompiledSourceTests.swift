@@ -1,0 +1,178 @@
+import Foundation
+import Statechart
+@testable import StatechartECMAScript
+import StatechartSCXML
+import XCTest
+
+/// Expressions, conditions, locations and scripts compiled once and called for every later
+/// evaluation (issue 29): errors keep naming where they happened, the time limit still stops a
+/// runaway evaluation, and `_event` is the same object for every read of one event.
+final class CompiledSourceTests: XCTestCase {
+    /// A condition whose evaluation throws, run on three entries of its state: every error names
+    /// the `<if>`'s position in the document and the failing text, not only the first.
+    func testAnErrorInACompiledConditionNamesItsPositionEveryTime() throws {
+        let session = try TestSession("""
+            <datamodel><data id="round" expr="0"/></datamodel>
+            <state id="s">
+              <onentry>
+                <assign location="round" expr="round + 1"/>
+                <if cond="nope.field"><log expr="'then'"/></if>
+              </onentry>
+              <transition event="error.execution" cond="round &lt; 3" target="s"><log expr="_event.data"/></transition>
+              <transition event="error.execution" target="done"><log expr="_event.data"/></transition>
+            </state>
+            <final id="done"/>
+            """)
+        let expected = #"<if cond="nope.field"> at test.scxml:6:5: ReferenceError: identifier 'nope' undefined (in `nope.field`)"#
+        XCTAssertEqual(try session.run(), [expected, expected, expected])
+    }
+
+    /// A script run again reports the line of its error again (the line inside the script, from
+    /// the compiled function, not from a first compilation only), also in a second engine, which
+    /// loads the first one's bytecode instead of compiling.
+    func testAScriptErrorKeepsItsLineOnEveryRun() throws {
+        for _ in 0..<2 { try assertErrorLineKept() }
+    }
+
+    private func assertErrorLineKept() throws {
+        let engine = try ECMAScriptEngine()
+        let script = "var a = 1;\nvar b = 2;\nundefinedFunction();"
+        for _ in 0..<3 {
+            XCTAssertThrowsError(try engine.execute(script: script)) { error in
+                XCTAssertEqual(error as? ScriptError, ScriptError(name: "ReferenceError", message: "identifier 'undefinedFunction' undefined",
+                                                                  expression: script, line: 3))
+            }
+        }
+        XCTAssertEqual(try engine.evaluate("a + b"), .number(3), "the statements before the error ran")
+    }
+
+    /// A syntax error is reported by every use (nothing is kept compiled for it), with its text.
+    func testASyntaxErrorIsReportedByEveryUse() throws {
+        let engine = try ECMAScriptEngine()
+        for _ in 0..<2 {
+            XCTAssertThrowsError(try engine.evaluateBoolean("1 +")) { error in
+                XCTAssertEqual((error as? ScriptError)?.name, "SyntaxError")
+                XCTAssertEqual((error as? ScriptError)?.expression, "1 +")
+            }
+        }
+        try engine.declare("x", value: .number(1))
+        XCTAssertThrowsError(try engine.assign(location: "x +", expression: "2")) { error in
+            XCTAssertEqual((error as? ScriptError)?.name, "SyntaxError")
+            XCTAssertEqual((error as? ScriptError)?.expression, "x + = 2")
+        }
+        XCTAssertEqual(try engine.evaluate("x"), .number(1))
+    }
+
+    /// More distinct texts than an engine keeps compiled: the table starts over, and neither an
+    /// assignment (two compiled texts) nor a `<foreach>` (whose body compiles new texts between
+    /// its steps) ever runs a function compiled from another text.
+    func testRenewingTheCompiledTableNeverMixesUpFunctions() throws {
+        let engine = try ECMAScriptEngine()
+        try engine.declare("x", value: .number(0))
+        for i in 0..<(ECMAScriptEngine.compiledSourceLimit + 50) {
+            try engine.assign(location: "x", expression: "\(i) + 0")
+            XCTAssertEqual(try engine.evaluate("x"), .number(Double(i)))
+        }
+        var seen: [DataValue] = []
+        try engine.foreach(array: "[10, 20, 30]", item: "item", index: "i") {
+            for j in 0..<(ECMAScriptEngine.compiledSourceLimit / 2) { _ = try engine.evaluate("\(j) * 1") }
+            seen.append(try engine.evaluate("[item, i]"))
+        }
+        XCTAssertEqual(seen, [.array([.number(10), .number(0)]), .array([.number(20), .number(1)]), .array([.number(30), .number(2)])])
+    }
+
+    /// The same expression, fast the first times and then running away: the time limit stops
+    /// the compiled function (the clock starts at the executor's first check, not per call).
+    func testARunawayCompiledExpressionIsStoppedWithinItsLimit() throws {
+        let limit = Duration.milliseconds(100)
+        let engine = try ECMAScriptEngine(timeLimit: limit)
+        try engine.declare("spin", value: .bool(false))
+        let expression = "(function () { while (spin) {} return 'done'; })()"
+        for _ in 0..<3 { XCTAssertEqual(try engine.evaluate(expression), .string("done")) }
+        try engine.assign(location: "spin", value: .bool(true))
+        for _ in 0..<2 {
+            let started = ContinuousClock.now
+            XCTAssertThrowsError(try engine.evaluate(expression)) { error in
+                XCTAssertEqual((error as? ScriptError)?.message,
+                               "execution timeout: the script ran longer than its limit of 100 ms and was stopped")
+            }
+            let elapsed = ContinuousClock.now - started
+            XCTAssertGreaterThanOrEqual(elapsed, limit, "stopped before its limit")
+            XCTAssertLessThan(elapsed, .seconds(30), "stopped far too late")
+        }
+        try engine.assign(location: "spin", value: .bool(false))
+        XCTAssertEqual(try engine.evaluate(expression), .string("done"), "the engine is usable afterwards")
+    }
+
+    /// Two sessions of one parsed document: what one assigns, declares or defines in a script
+    /// never shows in the other, although both run the same compiled texts.
+    func testTwoSessionsOfOneDocumentDoNotShareVariables() throws {
+        let document = try SCXMLParser.parse(string: """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="s">
+              <datamodel><data id="n" expr="0"/></datamodel>
+              <state id="s">
+                <transition event="add">
+                  <assign location="n" expr="n + _event.data.by"/>
+                  <script>if (typeof leaked === 'undefined') { var leaked = n; }</script>
+                  <log expr="n + ' ' + leaked + ' ' + (typeof globalThisSession)"/>
+                </transition>
+                <transition event="mark"><script>globalThisSession = 1;</script></transition>
+              </state>
+            </scxml>
+            """)
+        let logs = [LogLines(), LogLines()]
+        let machines = try logs.map { log in
+            let machine = try SCXMLMachine(document: document, options: .withECMAScript)
+            machine.onLog { _, message in log.append(message) }
+            try machine.start()
+            return machine
+        }
+        _ = try machines[0].send("mark")
+        _ = try machines[0].send("add", data: .object(["by": .number(5)]))
+        _ = try machines[1].send("add", data: .object(["by": .number(1)]))
+        _ = try machines[0].send("add", data: .object(["by": .number(5)]))
+        _ = try machines[1].send("add", data: .object(["by": .number(1)]))
+        XCTAssertEqual(logs[0].all, ["5 5 number", "10 5 number"])
+        XCTAssertEqual(logs[1].all, ["1 1 undefined", "2 1 undefined"])
+    }
+
+    /// `_event` is one frozen object per event: every read of one event gives the same object
+    /// (and the same `data` object), the next event gives a new one, and scripts cannot replace it.
+    func testEventIsOneObjectPerEvent() throws {
+        let session = try TestSession("""
+            <datamodel><data id="first"/><data id="before" expr="typeof _event"/></datamodel>
+            <state id="s">
+              <transition event="one" target="t">
+                <assign location="first" expr="_event"/>
+                <log expr="(_event === first) + ' ' + (_event.data === first.data) + ' ' + Object.isFrozen(_event)"/>
+                <script>_event.data.seen = true;</script>
+                <log expr="_event.data.seen + ' ' + Object.keys(_event).join()"/>
+              </transition>
+            </state>
+            <state id="t">
+              <onentry><log expr="'before ' + before"/></onentry>
+              <transition event="two" target="u">
+                <log expr="(_event === first) + ' ' + _event.name + ' ' + first.name + ' ' + JSON.stringify(_event.data)"/>
+                <log expr="(function () { try { _event = 1; return 'assigned'; } catch (e) { return e.name; } })()"/>
+              </transition>
+            </state>
+            <state id="u">
+              <onentry><raise event="finish"/></onentry>
+              <transition event="error.execution" target="done"><log expr="'error: ' + _event.data"/></transition>
+              <transition event="finish" target="done"/>
+            </state>
+            <final id="done"/>
+            """)
+        try session.machine.start()
+        _ = try session.machine.send("one", data: .object(["k": .number(1)]))
+        _ = try session.machine.send("two")
+        XCTAssertEqual(session.logs, [
+            "true true true",
+            "true name,type,sendid,origin,origintype,invokeid,data",
+            "before undefined",
+            "false two one undefined",
+            "TypeError",
+        ])
+    }
+}
+
