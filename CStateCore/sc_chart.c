@@ -68,9 +68,17 @@ static bool targets_ok(const sc_chart *c, const sc_transition *t) {
     return true;
 }
 
+/* A table that uses what this build leaves out (SC_CONFIG_NO_*): SC_ERR_UNSUPPORTED. */
+static sc_status unsupported(sc_chart_error *error, const char *message, const char *table, uint32_t index) {
+    fail(error, message, table, index);
+    return SC_ERR_UNSUPPORTED;
+}
+
 static sc_status check_transition(const sc_chart *c, sc_id i, sc_chart_error *error) {
     const char *T = "transitions";
     const sc_transition *t = &c->transitions[i];
+    if (SC_CONFIG_NO_GUARDS && t->guard != SC_NONE)
+        return unsupported(error, "a guard, in a core built with SC_CONFIG_NO_GUARDS", T, i);
     if (t->source >= c->state_count) return fail(error, "source out of range", T, i);
     if (!targets_ok(c, t)) return fail(error, "target pool range or target id out of range", T, i);
     if ((uint64_t)t->events_offset + t->event_count > c->descriptor_pool_count)
@@ -105,6 +113,8 @@ static sc_status check_shape(const sc_chart *c, sc_id s, sc_chart_error *error) 
     const char *S = "states";
     const sc_state *st = &c->states[s];
     if (st->kind > SC_HISTORY_DEEP) return fail(error, "unknown kind", S, s);
+    if (SC_CONFIG_NO_PARALLEL && st->kind == SC_PARALLEL)
+        return unsupported(error, "a parallel state, in a core built with SC_CONFIG_NO_PARALLEL", S, s);
     if (st->last_descendant < s || st->last_descendant >= c->state_count)
         return fail(error, "last_descendant out of range", S, s);
     if (s == 0) {

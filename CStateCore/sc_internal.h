@@ -49,12 +49,7 @@ typedef volatile bool sc_interrupt_flag;
  *
  * Counters kept alongside the bits, so a macrostep skips whole phases that have nothing to do:
  * eventless_states counts the states of {root} + configuration that have an eventless transition
- * (none: no eventless selection pass), invokes_pending whether invoke_pending may have a bit,
- * atomic_active the active atomic states (1: the configuration is the path down to last_atomic).
- * These two key the plans of machines whose configurations have more words than a plan's key
- * holds (sc_plan.h), the only machines that read them; a MASKS replay, which such machines never
- * make, leaves them as they were (a 24-byte plan has no room for them), so in other machines
- * they are not kept exact.
+ * (none: no eventless selection pass), invokes_pending whether invoke_pending may have a bit.
  *
  * The files and who calls whom (no cycle):
  *
@@ -69,8 +64,7 @@ typedef volatile bool sc_interrupt_flag;
 
 /* A ring's counters. Its slots are not kept here: the internal ring's may move into the host's
  * storage (sc_machine.internal_slots), the external ring's never leave the block and are found
- * from the enabled list (sc_block_external_slots): one pointer in the header instead of two,
- * and the two rings' counters share no padding (header -16 B on 64-bit targets). */
+ * from the enabled list (sc_block_external_slots), so the header holds one slot pointer. */
 typedef struct sc_queue {
     uint32_t capacity;
     uint32_t head;      /* index of the oldest event */
@@ -87,15 +81,18 @@ struct sc_plan;
 struct sc_machine {
     /* sc_machine_dispatch's fast path: the plans of the current configuration's set while nothing
      * but a plan can be needed, else NULL (sc_plan.h: sc_plan_gate); always NULL when the plan
-     * cache is left out. One word tested once for "busy, halted, not started, events pending".
-     * A pointer, not a 16-bit offset from the cache in the padding below (8 bytes less on 64-bit
-     * targets, none on 32-bit ones): through the offset the bench turnstile's dispatch took
-     * 3.7 ns instead of 2.7 ns for the same instructions (the next event's lookup waits on it). */
+     * cache is left out. One word tested once for "busy, halted, not started, events pending";
+     * a pointer, so the lookup needs no arithmetic before it can load the plans. */
     struct sc_plan *fast_set;
     const sc_chart *chart;
-    /* The caller's callbacks, by reference (sc_machine_init): a copy would be 88 bytes of every
-     * machine on a 64-bit target, for a table most machines of a program share. */
+    /* The caller's callbacks, by reference (sc_machine_init): most machines of a program share
+     * one table, so no machine carries a copy. */
     const sc_host *host;
+#if !SC_CONFIG_NO_PLAN_CACHE
+    /* While the plan cache records an external microstep: where sc_step.c notes what the
+     * microstep does (sc_record, below); NULL at every other time. */
+    struct sc_record *record;
+#endif
     uint32_t words;             /* W */
     uint32_t enabled_capacity;  /* A */
     uint32_t enabled_count;
@@ -103,10 +100,10 @@ struct sc_machine {
     int8_t failure;             /* sc_status: an error met inside a microstep, reported once it completes */
     sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
     bool busy;                  /* inside start/dispatch/run/stop: callbacks are running (a byte of
-                                   its own: written twice per event, a bit-field costs more) */
+                                   its own, not a bit-field: written twice per event) */
     /* A raise or post from a callback (busy) that the queue refused: the entry point running the
      * macrostep goes on and returns SC_ERR_QUEUE_FULL when it is over (finish_entry, sc_machine.c),
-     * so no event is lost unreported. A byte of its own, in what was padding. */
+     * so no event is lost unreported. */
     bool lost_event;
     /* One byte of flags (bit-fields: the header is part of every machine). */
     bool started : 1;
@@ -114,22 +111,18 @@ struct sc_machine {
     bool owns_memory : 1;
     bool no_plans : 1;          /* SC_MACHINE_NO_PLANS: the plan key stays 0, so no plan is used */
     /* Which observers (entered, exited, taken: a bit each) the host had when the plans were
-     * recorded: plans are quiet or not by their presence (sc_machine_set_host). */
+     * recorded: a plan is quiet (SC_PLAN_MASKS) only without them (sc_machine_set_host). */
     uint8_t observers : 3;
     bool has_invoke : 1;        /* a state has SC_STATE_HAS_INVOKE: invoke_pending is in the block */
     /* Whether a bit of invoke_pending may be set: set when a state with invocations is entered,
      * cleared when the end of a macrostep has started them all. An exit that clears the last bit
-     * leaves it set (no count to keep): the next macrostep's end scans, finds none, clears it.
-     * A byte, not a 32-bit count: the header 4 bytes smaller (104 B on 64-bit targets). */
+     * leaves it set (no count to keep): the next macrostep's end scans, finds none, clears it. */
     bool invokes_pending;
     uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
-    /* Exact in machines keyed by their leaf only (see the layout comment above). */
-    uint32_t atomic_active;     /* active atomic states */
-    sc_id last_atomic;          /* the atomic state entered last: the leaf when atomic_active == 1 */
     /* Where the arrays of the block are: bytes from the machine (the history index is empty
-     * without history states), read through the accessors below. Offsets, not pointers: half the
-     * bytes on 64-bit targets. The bit arrays after the configuration are found from it (W words
-     * each, in the order of the layout above): no offset of their own. */
+     * without history states), read through the accessors below; 32-bit offsets, since a block
+     * is below 4 GiB (sc_machine_size). The bit arrays after the configuration are found from it
+     * (W words each, in the order of the layout above): no offset of their own. */
     uint32_t configuration_at;
     uint32_t history_index_at;
     uint32_t enabled_at;
@@ -148,8 +141,7 @@ static inline uint32_t *sc_block_history_index(const sc_machine *m) { return sc_
 static inline sc_enabled *sc_block_enabled(const sc_machine *m) { return sc_block_at(m, m->enabled_at); }
 
 /* H, the history states. Their index (2 x uint32 each: a multiple of 8 bytes, never padded) is
- * all that lies between history_index_at and enabled_at, so the count needs no field of its own
- * (the header 4 bytes smaller: 88 B on 32-bit targets). */
+ * all that lies between history_index_at and enabled_at, so the count needs no field of its own. */
 static inline uint32_t sc_history_count(const sc_machine *m) {
     return (m->enabled_at - m->history_index_at) / (2u * (uint32_t)sizeof(uint32_t));
 }
@@ -368,16 +360,55 @@ void sc_history_record(sc_machine *m, sc_id h);
 /* Sets h's record to `states` (validated by the caller); count 0 forgets it. */
 void sc_history_set(sc_machine *m, sc_id h, const sc_id *states, uint32_t count);
 
+/* ---- what an external microstep did (sc_step.c writes it, the plan cache reads it) --------
+ * While m->record is set, sc_step.c notes here, in the order the microstep does it: each guard
+ * selectTransitions consulted (conditionMatch) and its outcome, each state exited (exit order),
+ * each transition whose content ran, each state entered (entry order) and whether it was entered
+ * by default. A count goes on past SC_RECORD_MAX while its list keeps the first SC_RECORD_MAX
+ * entries, so a reader can tell a complete record from a cut one.
+ *
+ * Selection is a function of the configuration, the event and the outcomes of the guards it
+ * consults, in order. So the first `answered` consultations may be answered in advance (set
+ * before the microstep, in guard_outcomes): the plan cache, having asked those guards already,
+ * has the algorithm select without asking them twice. */
+#define SC_RECORD_MAX 64u
+
+typedef struct sc_record {
+    uint32_t guard_count, answered;
+    uint32_t exit_count, taken_count, entry_count;
+    uint64_t guard_outcomes;    /* bit i: the outcome of the i-th consultation */
+    uint64_t entry_defaults;    /* bit i: entries[i] was entered by default (runs its <initial>) */
+    sc_id guards[SC_RECORD_MAX];    /* the transitions whose guards were consulted */
+    sc_id exits[SC_RECORD_MAX];
+    sc_id taken[SC_RECORD_MAX];
+    sc_id entries[SC_RECORD_MAX];
+} sc_record;
+_Static_assert(SC_RECORD_MAX <= 64, "guard_outcomes, entry_defaults: a bit per listed entry");
+
+/* The record being written, or NULL (always NULL without the plan cache). */
+static inline sc_record *sc_recording(const sc_machine *m) {
+#if SC_CONFIG_NO_PLAN_CACHE
+    (void)m;
+    return NULL;
+#else
+    return m->record;
+#endif
+}
+
 /* ---- sc_step.c: the algorithm ------------------------------------------------------------- */
 
 /* interpret(): the root's initial transition and the first macrostep. */
 sc_status sc_step_enter_initial(sc_machine *m);
-/* mainEventLoop for one external event, first half: selectTransitions and the microstep.
- * Returns whether a transition was enabled. */
+/* mainEventLoop for one external event, first half: selectTransitions, and the microstep when
+ * it enabled a transition. Returns whether one was enabled. */
 bool sc_step_external_microstep(sc_machine *m, const sc_event *event);
-/* The microstep of transitions already selected in sc_block_enabled(m) (selection order, no repeats, domains
- * filled; the plan cache selects them from a GUARDED plan). Returns whether one was taken. */
-bool sc_step_take_selected(sc_machine *m, const sc_event *event);
+/* selectTransitions for external `event`: the enabled transitions into sc_block_enabled(m)
+ * (conflicts removed, domains filled), guards called as the algorithm calls them. Returns
+ * whether any is enabled. */
+bool sc_step_select(sc_machine *m, const sc_event *event);
+/* microstep(): exitStates, executeTransitionContent, enterStates for the transitions that
+ * sc_step_select left in sc_block_enabled(m). */
+void sc_step_microstep(sc_machine *m, const sc_event *event);
 /* mainEventLoop, second half: eventless transitions, internal events, invocations. SC_OK or
  * SC_UNHANDLED by `handled`, or an error. */
 sc_status sc_step_complete(sc_machine *m, bool handled);
@@ -386,10 +417,16 @@ void sc_step_exit_interpreter(sc_machine *m);
  * configuration now, guards evaluated only when `evaluate_guards`. Changes nothing but what the
  * guards do (sc_machine_can_handle). */
 bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_guards);
-/* One state's exit and entry, as a microstep makes them (also used to replay plans). */
+/* conditionMatch for transition t (which has a guard, or is enabled). */
+bool sc_step_condition(sc_machine *m, sc_id t, const sc_event *event);
+/* The parts of a microstep, each as the algorithm makes it: one state's exit (onexit, cancelled
+ * invocations, the exited observer), one transition's content (the taken observer, then its
+ * action), one state's entry (onentry, <initial> content when entered by default, history default
+ * content, done events). A plan's replay calls exactly these, in the recorded order. */
 void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event);
+void sc_step_take_transition(sc_machine *m, sc_id t, const sc_event *event);
 void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event *event);
-/* Recomputes the configuration counters from the bits (after restore or init). */
+/* Recomputes the configuration's counters from the bits (after restore or init). */
 void sc_step_count_configuration(sc_machine *m);
 /* The host's release callback for an event the core has finished with (NULL: nothing). */
 void sc_step_release(sc_machine *m, const sc_event *event);

@@ -56,12 +56,13 @@ static bool chart_is_silent(const sc_chart *c) {
 }
 
 /* The layout of a machine for chart c with options o: SC_OK, SC_ERR_BAD_ARGUMENT (unknown flags)
- * or SC_ERR_BAD_CHART. */
+ * or what sc_chart_check returned (SC_ERR_BAD_CHART, SC_ERR_UNSUPPORTED). */
 static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layout *l) {
     uint32_t flags = o ? o->flags : 0;
     if (flags & ~(uint32_t)SC_MACHINE_KNOWN_FLAGS) return SC_ERR_BAD_ARGUMENT;
     /* SC_MACHINE_TRUSTED_CHART: the caller has checked this chart (sc_core.h). */
-    if (!(flags & SC_MACHINE_TRUSTED_CHART) && sc_chart_check(c, NULL) != SC_OK) return SC_ERR_BAD_CHART;
+    sc_status checked = flags & SC_MACHINE_TRUSTED_CHART ? SC_OK : sc_chart_check(c, NULL);
+    if (checked != SC_OK) return checked;
     memset(l, 0, sizeof *l);
     l->flags = flags;
     l->words = (c->state_count + 63u) >> 6;
@@ -266,7 +267,7 @@ static sc_status dispatch_event(sc_machine *m, sc_event event) {
 
 #if !SC_CONFIG_NO_PLAN_CACHE
 /* sc_machine_dispatch with its fast path open and a plan found that is not a whole macrostep by
- * itself (WALK, GUARDED, COMPUTE, or a step after which eventless transitions may run): the plan
+ * itself (not SC_PLAN_ENDS: steps, guards, or eventless transitions after it): the plan
  * is used without a second lookup. Out of line, so the fast path neither spills the event nor
  * saves registers for the callbacks. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -283,18 +284,17 @@ static sc_status dispatch_planned(sc_machine *m, sc_plan *plan, sc_event event) 
 #endif
 
 #if !SC_CONFIG_NO_PLAN_CACHE
-/* A plan found on the fast path: a plan that completes the macrostep by itself (a MASKS step
- * without callbacks, or nothing enabled, with no eventless transition after it) is the whole
- * dispatch, and a MASKS step stores where the next configuration's plans are. */
+/* A plan found on the fast path: an SC_PLAN_ENDS_* plan is the whole dispatch, and a MASKS plan
+ * notes where the next configuration's plans are. */
 static SC_ALWAYS_INLINE sc_status dispatch_fast(sc_machine *m, sc_plan_cache *cache, sc_plan *plan, sc_event event) {
-    if (plan->mode == SC_PLAN_FAST_MASKS) {
+    if (plan->flags == SC_PLAN_ENDS_MASKS) {
         SC_PLAN_COUNT(replays[SC_PLAN_MASKS]);
         SC_PLAN_COUNT(fast_masks);
         sc_plan_apply_masks(m, plan, plan);
-        m->fast_set = sc_plan_set_at(cache, plan->x.next_set);
+        m->fast_set = sc_plan_set_at(cache, plan->next_set);
         return SC_OK;
     }
-    if (plan->mode == SC_PLAN_FAST_UNHANDLED) {
+    if (plan->flags == SC_PLAN_ENDS_UNHANDLED) {
         SC_PLAN_COUNT(replays[SC_PLAN_UNHANDLED]);
         SC_PLAN_COUNT(fast_unhandled);
         return SC_UNHANDLED;

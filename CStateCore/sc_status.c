@@ -18,6 +18,7 @@ const char *sc_status_text(sc_status status) {
     case SC_ERR_BUSY: return "not allowed from inside a machine callback";
     case SC_ERR_INTERRUPTED: return "macrostep interrupted by the host (sc_machine_interrupt)";
     case SC_ERR_BAD_TARGETS: return "transition not taken: its targets, history resolved, cannot be active together";
+    case SC_ERR_UNSUPPORTED: return "chart uses a feature this build of the core leaves out (SC_CONFIG_NO_*)";
     }
     return "unknown status";
 }

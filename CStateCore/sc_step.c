@@ -20,6 +20,10 @@
  * lies between the first range's start and the last range's end.
  *
  * Nothing here allocates: all scratch space was carved out of the machine's block.
+ *
+ * While the plan cache records an external microstep (m->record, sc_internal.h), the functions
+ * that consult a guard, exit a state, run a transition's content and enter a state note it there;
+ * the cache replays such a record through those same functions. Nothing else here knows of it.
  */
 #include "sc_internal.h"
 
@@ -43,43 +47,58 @@ static sc_status take_failure(sc_machine *m) {
     return failure;
 }
 
-/* The configuration changes only here, so the counters the macrostep loop reads stay exact. */
+/* The configuration changes only here, so the counter the macrostep loop reads stays exact. */
 static void configuration_add(sc_machine *m, sc_id s) {
     sc_bit_set(sc_block_configuration(m), s);
     if (sc_has_eventless(m->chart, s)) m->eventless_states++;
-    if (sc_is_atomic(m->chart->states[s].kind)) {
-        m->atomic_active++;
-        m->last_atomic = s;
-    }
 }
 
 static void configuration_remove(sc_machine *m, sc_id s) {
     sc_bit_clear(sc_block_configuration(m), s);
     if (sc_has_eventless(m->chart, s)) m->eventless_states--;
-    if (sc_is_atomic(m->chart->states[s].kind)) m->atomic_active--;
 }
 
-/* Recomputes the counters from the configuration bits (a machine laid out or restored). */
+/* Recomputes the counter from the configuration bits (a machine laid out or restored). */
 void sc_step_count_configuration(sc_machine *m) {
     const sc_chart *c = m->chart;
     m->eventless_states = sc_has_eventless(c, 0) ? 1u : 0u;
-    m->atomic_active = 0;
-    m->last_atomic = SC_NONE;
     for (sc_id s = sc_bit_next(sc_block_configuration(m), 0, c->state_count); s < c->state_count;
-         s = sc_bit_next(sc_block_configuration(m), s + 1, c->state_count)) {
+         s = sc_bit_next(sc_block_configuration(m), s + 1, c->state_count))
         if (sc_has_eventless(c, s)) m->eventless_states++;
-        if (sc_is_atomic(c->states[s].kind)) {
-            m->atomic_active++;
-            m->last_atomic = s;
-        }
-    }
+}
+
+/* Appends s to a list of the record (sc_record: the count goes on past the list's end). */
+static void record_note(sc_id *list, uint32_t *count, sc_id s) {
+    if (*count < SC_RECORD_MAX) list[*count] = s;
+    (*count)++;
 }
 
 /* ---- conditionMatch (nameMatch is sc_name_match, sc_internal.h) ------------------------- */
-static bool condition_match(sc_machine *m, const sc_transition *t, const sc_event *event) {
-    if (t->guard == SC_NONE) return true;
+bool sc_step_condition(sc_machine *m, sc_id t, const sc_event *event) {
+#if SC_CONFIG_NO_GUARDS
+    (void)m, (void)t, (void)event;
+    return true;                /* sc_chart_check refused every guard */
+#else
+    sc_id guard = m->chart->transitions[t].guard;
+    if (guard == SC_NONE) return true;
     if (!m->host->guard) return false;
-    return m->host->guard(m->host->context, m, t->guard, event);
+    return m->host->guard(m->host->context, m, guard, event);
+#endif
+}
+
+/* conditionMatch within selectTransitions: with a record, the consultation is noted, and the
+ * first `answered` consultations take their outcomes from it instead of calling the guard. */
+static bool condition_match(sc_machine *m, const sc_transition *t, const sc_event *event, sc_record *record) {
+    if (SC_CONFIG_NO_GUARDS || t->guard == SC_NONE) return true;
+    sc_id index = (sc_id)(t - m->chart->transitions);
+    if (!record) return sc_step_condition(m, index, event);
+    uint32_t i = record->guard_count++;
+    bool outcome = i < record->answered ? (record->guard_outcomes >> i) & 1u : sc_step_condition(m, index, event);
+    if (i < SC_RECORD_MAX) {
+        record->guards[i] = index;
+        record->guard_outcomes = (record->guard_outcomes & ~(UINT64_C(1) << i)) | ((uint64_t)outcome << i);
+    }
+    return outcome;
 }
 
 /* ---- getEffectiveTargetStates ------------------------------------------------------------
@@ -205,13 +224,12 @@ static void remove_conflicting_transitions(sc_machine *m) {
  * states (and whole ancestor paths) that have no transition for this event. */
 
 /* The first transition of active atomic state a, or of its nearest ancestor that has one, that
- * `event` (NULL: eventless) enables, conditionMatch only when `evaluate_guards`; NULL when there
- * is none. `mask` is sc_event_mask(event). One walk for selectTransitions and
- * sc_step_would_select (sc_machine_can_handle). Forced inline into select_transitions, the hot
- * loop of every dispatch: called there (once per active atomic state, per selection) it cost
- * 150 more instructions per event on the guarded benchmark chart (callgrind). */
+ * `event` (NULL: eventless) enables, conditionMatch only when `evaluate_guards` (noted in
+ * `record` if not NULL); NULL when there is none. `mask` is sc_event_mask(event). The one
+ * selection walk: selectTransitions and sc_step_would_select (sc_machine_can_handle) both use
+ * it. Forced inline: select_transitions calls it once per active atomic state. */
 static SC_ALWAYS_INLINE const sc_transition *first_enabled(sc_machine *m, sc_id a, const sc_event *event,
-                                                           uint64_t mask, bool evaluate_guards) {
+                                                           uint64_t mask, bool evaluate_guards, sc_record *record) {
     const sc_chart *c = m->chart;
     if (!sc_is_atomic(c->states[a].kind) || !(c->states[a].path_mask & mask)) return NULL;
     for (sc_id s = a; s != SC_NONE; s = c->states[s].parent) {
@@ -222,7 +240,7 @@ static SC_ALWAYS_INLINE const sc_transition *first_enabled(sc_machine *m, sc_id 
         for (; t < end; t++) {
             bool matches = event ? (t->event_count && sc_name_match(c, t, event->id))
                                  : t->event_count == 0;
-            if (matches && (!evaluate_guards || condition_match(m, t, event))) return t;
+            if (matches && (!evaluate_guards || condition_match(m, t, event, record))) return t;
         }
     }
     return NULL;
@@ -232,17 +250,18 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
     const sc_id n = c->state_count;
     const uint64_t mask = sc_event_mask(c, event);
+    sc_record *record = event ? sc_recording(m) : NULL;     /* external selection only */
 
     m->enabled_count = 0;
     for (sc_id a = sc_bit_next(sc_block_configuration(m), 0, n); a < n;
          a = sc_bit_next(sc_block_configuration(m), a + 1, n)) {
-        const sc_transition *t = first_enabled(m, a, event, mask, true);
+        const sc_transition *t = first_enabled(m, a, event, mask, true, record);
         if (!t) continue;
         sc_id index = (sc_id)(t - c->transitions);
         /* enabledTransitions is an ordered set: an ancestor's transition may have been selected
          * already, from an earlier atomic state below it. */
         bool seen = false;
-        if (t->source != a) {
+        if (!SC_CONFIG_NO_PARALLEL && t->source != a) {
             for (uint32_t k = m->enabled_count; k-- > 0 && !seen;)
                 seen = sc_block_enabled(m)[k].transition == index;
         }
@@ -256,7 +275,8 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
             m->enabled_count++;
         }
     }
-    if (m->enabled_count > 1) remove_conflicting_transitions(m);
+    /* One active atomic state without parallel states: one transition at most, no conflict. */
+    if (!SC_CONFIG_NO_PARALLEL && m->enabled_count > 1) remove_conflicting_transitions(m);
 }
 
 bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_guards) {
@@ -264,7 +284,7 @@ bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_gu
     const sc_id n = c->state_count;
     const uint64_t mask = sc_event_mask(c, event);
     for (sc_id a = sc_bit_next(sc_block_configuration(m), 0, n); a < n; a = sc_bit_next(sc_block_configuration(m), a + 1, n))
-        if (first_enabled(m, a, event, mask, evaluate_guards)) return true;
+        if (first_enabled(m, a, event, mask, evaluate_guards, NULL)) return true;
     return false;
 }
 
@@ -303,6 +323,8 @@ void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
     if (invoked && m->host->invoke) m->host->invoke(m->host->context, m, s, false);
     configuration_remove(m, s);
     if (m->host->exited) m->host->exited(m->host->context, m, s);
+    sc_record *record = sc_recording(m);
+    if (record) record_note(record->exits, &record->exit_count, s);
 }
 
 static void exit_states(sc_machine *m, const sc_event *event) {
@@ -350,7 +372,7 @@ static bool has_child_in(const sc_chart *c, const uint64_t *set, sc_id s) {
 static bool complete_entry_set(sc_machine *m, sc_id s) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
-    if (st->kind == SC_PARALLEL) {
+    if (!SC_CONFIG_NO_PARALLEL && st->kind == SC_PARALLEL) {
         SC_FOR_EACH_CHILD(c, s, child)
             if (!sc_is_history(c->states[child].kind)) sc_bit_set(sc_block_entry_set(m), child);
     } else if (st->kind == SC_COMPOUND && !has_child_in(c, sc_block_entry_set(m), s)) {
@@ -371,7 +393,7 @@ static bool is_in_final_state(const sc_machine *m, sc_id s) {
             if (c->states[child].kind == SC_FINAL && sc_bit_test(sc_block_configuration(m), child)) return true;
         return false;
     }
-    if (kind == SC_PARALLEL) {
+    if (!SC_CONFIG_NO_PARALLEL && kind == SC_PARALLEL) {
         SC_FOR_EACH_CHILD(c, s, child)
             if (!sc_is_history(c->states[child].kind) && !is_in_final_state(m, child)) return false;
         return true;
@@ -398,7 +420,7 @@ static void enter_final_state(sc_machine *m, sc_id s) {
         raise_core_event(m, done);
     }
     sc_id grandparent = c->states[parent].parent;
-    if (grandparent != SC_NONE && c->states[grandparent].kind == SC_PARALLEL &&
+    if (!SC_CONFIG_NO_PARALLEL && grandparent != SC_NONE && c->states[grandparent].kind == SC_PARALLEL &&
         is_in_final_state(m, grandparent)) {
         sc_event pdone = { c->states[grandparent].done_event, 0, 0 };
         if (pdone.id != SC_NONE) raise_core_event(m, pdone);
@@ -442,6 +464,11 @@ void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event
         }
     }
     if (st->kind == SC_FINAL) enter_final_state(m, s);
+    sc_record *record = sc_recording(m);
+    if (record) {
+        if (by_default && record->entry_count < SC_RECORD_MAX) record->entry_defaults |= UINT64_C(1) << record->entry_count;
+        record_note(record->entries, &record->entry_count, s);
+    }
 }
 
 static void enter_states(sc_machine *m, const sc_event *event) {
@@ -523,6 +550,14 @@ static void drop_illegal_target_sets(sc_machine *m) {
 }
 
 /* ---- microstep: exitStates, executeTransitionContent, enterStates ---------------------- */
+void sc_step_take_transition(sc_machine *m, sc_id t, const sc_event *event) {
+    if (m->host->taken) m->host->taken(m->host->context, m, t, event);
+    sc_id action = m->chart->transitions[t].action;
+    if (action != SC_NONE) m->host->action(m->host->context, m, action, event);
+    sc_record *record = sc_recording(m);
+    if (record) record_note(record->taken, &record->taken_count, t);
+}
+
 static void microstep(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
@@ -532,12 +567,7 @@ static void microstep(sc_machine *m, const sc_event *event) {
         }
     }
     exit_states(m, event);
-    for (uint32_t k = 0; k < m->enabled_count; k++) {
-        sc_id index = sc_block_enabled(m)[k].transition;
-        if (m->host->taken) m->host->taken(m->host->context, m, index, event);
-        sc_id action = c->transitions[index].action;
-        if (action != SC_NONE) m->host->action(m->host->context, m, action, event);
-    }
+    for (uint32_t k = 0; k < m->enabled_count; k++) sc_step_take_transition(m, sc_block_enabled(m)[k].transition, event);
     enter_states(m, event);
 }
 
@@ -615,21 +645,16 @@ sc_status sc_step_enter_initial(sc_machine *m) {
 }
 
 /* mainEventLoop, outer part, for one external event: enabledTransitions =
- * selectTransitions(externalEvent); if not empty, microstep(enabledTransitions). The enabled
- * list stays in sc_block_enabled(m) until the next selection (the plan cache reads it afterwards). */
-bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
+ * selectTransitions(externalEvent); if not empty, microstep(enabledTransitions). */
+bool sc_step_select(sc_machine *m, const sc_event *event) {
     select_transitions(m, event);
-    if (!m->enabled_count) return false;
-    microstep(m, event);
-    return true;
+    return m->enabled_count != 0;
 }
 
-/* The microstep of transitions a plan selected (sc_plan.c, from the same guard calls
- * selectTransitions makes): sc_block_enabled(m) holds them in selection order, without repeats, with
- * their domains; removeConflictingTransitions, then the microstep. Returns whether one was taken. */
-bool sc_step_take_selected(sc_machine *m, const sc_event *event) {
-    if (m->enabled_count > 1) remove_conflicting_transitions(m);
-    if (!m->enabled_count) return false;
+void sc_step_microstep(sc_machine *m, const sc_event *event) { microstep(m, event); }
+
+bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
+    if (!sc_step_select(m, event)) return false;
     microstep(m, event);
     return true;
 }

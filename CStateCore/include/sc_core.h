@@ -34,17 +34,29 @@
  * Build configuration (define on the compiler's command line, the same for every file of the
  * core):
  *
- *   SC_CONFIG_NO_PLAN_CACHE=1   leave the microstep plan cache out (sc_plan.c): each machine is
- *                               up to 400 bytes smaller (784 for a chart with guards, 112 for a
- *                               chart as small as a turnstile) and the code about 5 KB smaller
- *                               (Cortex-M3, -Os); every external event then
- *                               runs the algorithm in full, with the same behaviour and callbacks.
- *                               Default 0: the cache is built in (see sc_machine_set_host).
+ *   SC_CONFIG_NO_PLAN_CACHE=1   leave the microstep plan cache out (sc_plan.c): no cache in a
+ *                               machine's block (sc_machine_size() tells what it holds) and less
+ *                               code; every external event then runs the algorithm in full, with
+ *                               the same behaviour and callbacks. Default 0: the cache is built
+ *                               in (see sc_machine_set_host). CStateCore/README.md gives sizes.
+ *
+ *   SC_CONFIG_NO_PARALLEL=1     leave parallel states out (their completion and done events,
+ *                               conflict removal between regions): a chart with an SC_PARALLEL
+ *                               state is refused by sc_chart_check with SC_ERR_UNSUPPORTED.
+ *   SC_CONFIG_NO_GUARDS=1       leave guards out (conditionMatch and its host call): a chart
+ *                               whose transitions have a guard is refused by sc_chart_check (and
+ *                               so by sc_machine_init/create) with SC_ERR_UNSUPPORTED.
  *
  *     cc -std=c11 -Os -DSC_CONFIG_NO_PLAN_CACHE=1 -ICStateCore/include -c CStateCore/sc_*.c
  */
 #ifndef SC_CONFIG_NO_PLAN_CACHE
 #define SC_CONFIG_NO_PLAN_CACHE 0
+#endif
+#ifndef SC_CONFIG_NO_GUARDS
+#define SC_CONFIG_NO_GUARDS 0
+#endif
+#ifndef SC_CONFIG_NO_PARALLEL
+#define SC_CONFIG_NO_PARALLEL 0
 #endif
 
 #include <stdbool.h>
@@ -85,8 +97,10 @@ typedef enum sc_status {
     SC_ERR_NOT_STARTED = -6, /**< sc_machine_start() has not run yet */
     SC_ERR_BUSY = -7,        /**< the call is not allowed from inside a callback */
     SC_ERR_INTERRUPTED = -8, /**< sc_machine_interrupt() stopped the macrostep between two microsteps */
-    SC_ERR_BAD_TARGETS = -9  /**< a transition's targets, history resolved, cannot be active together:
+    SC_ERR_BAD_TARGETS = -9, /**< a transition's targets, history resolved, cannot be active together:
                                   it was not taken (reported through sc_host.error) */
+    SC_ERR_UNSUPPORTED = -10 /**< the tables use a feature this build of the core leaves out
+                                  (SC_CONFIG_NO_*; sc_chart_check names the table and index) */
 } sc_status;
 
 /** A short English description of a status code ("runaway eventless loop", ...). */
@@ -192,7 +206,7 @@ typedef struct sc_chart {
  * it: the host's action (and guard) callbacks never call sc_machine_raise(), sc_machine_post()
  * or sc_machine_dispatch() for this chart's machines. The core then gives its machines the
  * default queues of a silent chart (see sc_options): no internal slot and one external one
- * instead of 8 + 8, 240 bytes less per machine on a 64-bit target. It changes only those
+ * instead of 8 + 8 (15 sc_event slots less per machine). It changes only those
  * defaults: a host that raises anyway, or posts more than a slot, gets SC_ERR_QUEUE_FULL (or
  * grows the internal queue from sc_host.queue_full), never a lost event (from a callback the
  * entry point returns it too). `statechart generate c` sets it for documents whose generated guards and
@@ -220,7 +234,8 @@ typedef struct sc_chart_error {
  * pools), plus, per transition, O(targets^2 x depth) to check that its targets (each history
  * counted by its default targets) can be active together. A root whose initial transition
  * targets two of its children, or a transition to "a1 b1" where both lie in one compound state,
- * is rejected. Returns SC_OK or SC_ERR_BAD_CHART with *error filled (error may be NULL).
+ * is rejected. Returns SC_OK, or SC_ERR_BAD_CHART (or SC_ERR_UNSUPPORTED: a feature this build
+ * leaves out, SC_CONFIG_NO_*) with *error filled (error may be NULL).
  */
 sc_status sc_chart_check(const sc_chart *chart, sc_chart_error *error);
 
@@ -400,29 +415,32 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  */
 #define SC_SIZE_ROUND8_(n) (((size_t)(n) + 7u) & ~(size_t)7u)
 #define SC_SIZE_WORDS_(states) (((size_t)(states) + 63u) / 64u)
-/* The header: four pointers, sixteen 32-bit fields and eight bytes of flags and counters. */
-#define SC_MACHINE_HEADER_SIZE SC_SIZE_ROUND8_(4u * sizeof(void *) + 16u * sizeof(uint32_t) + 8u)
+/* The header: four pointers (five with the plan cache), fourteen 32-bit fields and eight bytes
+ * of flags and counters. */
+#define SC_MACHINE_HEADER_SIZE \
+    SC_SIZE_ROUND8_((SC_CONFIG_NO_PLAN_CACHE ? 4u : 5u) * sizeof(void *) + 14u * sizeof(uint32_t) + 8u)
 #if SC_CONFIG_NO_PLAN_CACHE
-#define SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards) ((size_t)0)
+#define SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke) ((size_t)0)
 #else
-/* sc_plan.h: a 16-byte header, 4 ways x sets plans of 24 bytes, as many 24-byte candidate lists
- * with guards, and for 2-4 configuration words a key and a next configuration per plan plus one
- * scratch configuration. Sets: 4 with parallel states, else enough for (atomic x events) pairs. */
+/* sc_plan.h: a 16-byte header, 4 ways x sets plans of 24 bytes, as many 72-byte steps with guards
+ * or invocations (or more than 4 configuration words), and for 2-4 configuration words a key and
+ * a next configuration per plan. Sets: 4 with parallel states, else enough for (atomic x events)
+ * pairs. */
 #define SC_PLAN_SETS_(atomic_states, events, has_parallel)                                   \
     ((has_parallel) ? 4u                                                                     \
      : (size_t)(atomic_states) * ((events) ? (size_t)(events) : 1u) <= 4u ? 1u               \
      : (size_t)(atomic_states) * ((events) ? (size_t)(events) : 1u) <= 8u ? 2u : 4u)
 #define SC_PLAN_KEY_WORDS_(states) \
     (SC_SIZE_WORDS_(states) > 1u && SC_SIZE_WORDS_(states) <= 4u ? SC_SIZE_WORDS_(states) : 0u)
-#define SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards)                 \
+#define SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke)     \
     SC_SIZE_ROUND8_(16u + 4u * SC_PLAN_SETS_(atomic_states, events, has_parallel) *                  \
-                              (24u + ((has_guards) ? 24u : 0u) + 16u * SC_PLAN_KEY_WORDS_(states)) + \
-                    8u * SC_PLAN_KEY_WORDS_(states))
+                              (24u + ((has_guards) || (has_invoke) || SC_SIZE_WORDS_(states) > 4u ? 72u : 0u) \
+                               + 16u * SC_PLAN_KEY_WORDS_(states)))
 #endif
 #define SC_MACHINE_SIZE(states, atomic_states, max_active_atomic, events, history_states,            \
                         history_record_words, has_invoke, has_parallel, has_guards, internal_slots,  \
                         external_slots)                                                              \
-    (SC_MACHINE_HEADER_SIZE + SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards) \
+    (SC_MACHINE_HEADER_SIZE + SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke) \
      + (2u + ((history_states) ? 2u : 0u) + ((has_invoke) ? 1u : 0u)) * SC_SIZE_WORDS_(states) * 8u  \
      + (size_t)(history_record_words) * 8u + SC_SIZE_ROUND8_((size_t)(history_states) * 8u)         \
      + SC_SIZE_ROUND8_((size_t)(max_active_atomic) * 2u * sizeof(sc_id))                             \
@@ -432,7 +450,7 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
 /**
  * Builds a machine inside the caller's block `memory` of `size` bytes (static allocation).
  * `chart` and `host` must outlive the machine. The machine keeps `host` by reference, not a
- * copy (a copy would cost every machine 88 bytes on a 64-bit target): the struct must stay
+ * copy (machines of a program share one table instead of each carrying one): the struct must stay
  * where it is and unchanged while the machine uses it; to change callbacks, see
  * sc_machine_set_host(). Machines with the same callbacks and context may share one struct:
  *
@@ -441,7 +459,8 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  *     sc_machine *m;
  *     if (sc_machine_init(&m, block, sizeof block, &chart, &host, NULL) != SC_OK) fail();
  *
- * The machine is not started. Returns SC_OK, SC_ERR_BAD_CHART, SC_ERR_NO_MEMORY (block too small) or
+ * The machine is not started. Returns SC_OK, SC_ERR_BAD_CHART (SC_ERR_UNSUPPORTED: a feature
+ * this build leaves out), SC_ERR_NO_MEMORY (block too small) or
  * SC_ERR_BAD_ARGUMENT (a NULL pointer, or an unknown bit in options->flags).
  */
 sc_status sc_machine_init(sc_machine **machine, void *memory, size_t size, const sc_chart *chart,
@@ -467,8 +486,8 @@ void sc_machine_destroy(sc_machine *machine);
  *     sc_machine_set_host(m, &app->host);
  * Install observers (entered, exited, taken),
  * and `release` when events carry payloads, only while needed: a machine caches the microsteps
- * it has taken, and replays a cached microstep that makes no callback as two mask operations
- * on its configuration. Installing or removing an observer drops the cache. Returns SC_OK, or
+ * it has taken, and replays a cached microstep that makes no callback by copying in the
+ * configuration it leads to. Installing or removing an observer drops the cache. Returns SC_OK, or
  * SC_ERR_BAD_ARGUMENT for NULL arguments.
  */
 sc_status sc_machine_set_host(sc_machine *machine, const sc_host *host);

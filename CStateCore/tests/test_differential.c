@@ -507,11 +507,13 @@ static bool run_plan_cases(uint32_t charts, harness *h, ref_machine *r) {
 /* The fast paths ran: replays of each kind, counted by the core (-DSC_PLAN_STATS=1 builds). */
 static void expect_replays(const sc_plan_stats *before, bool multiword) {
     const sc_plan_stats *now = &sc_plan_counters;
-    static const char *const names[] = { "", "UNHANDLED", "MASKS", "WALK", "GUARDED", "COMPUTE" };
-    for (int mode = SC_PLAN_UNHANDLED; mode <= SC_PLAN_GUARDED; mode++)
-        if (now->replays[mode] == before->replays[mode]) test_fail(__LINE__, "no %s plan was replayed", names[mode]);
-    if (now->guarded_outcomes == before->guarded_outcomes)
-        test_fail(__LINE__, "no GUARDED plan replayed the step of its choice");
+    static const char *const names[] = { "", "UNHANDLED", "MASKS", "STEPS", "COMPUTE" };
+    for (int kind = SC_PLAN_UNHANDLED; kind <= SC_PLAN_STEPS; kind++)
+        if (now->replays[kind] == before->replays[kind]) test_fail(__LINE__, "no %s plan was replayed", names[kind]);
+    if (now->guarded_replays == before->guarded_replays)
+        test_fail(__LINE__, "no GUARDED plan was replayed for the selection it recorded");
+    if (now->guarded_misses == before->guarded_misses)
+        test_fail(__LINE__, "no GUARDED plan met a selection other than the one it recorded");
     if (multiword && now->multiword_replays == before->multiword_replays)
         test_fail(__LINE__, "no multi-word plan was replayed");
     /* The fast path: plans that were the whole dispatch. Only required of the one-word charts:
@@ -672,9 +674,63 @@ static void test_leaf_keyed_walk_plans_replay_from_the_key(void) {
         STEP(h, "go", SC_OK, "exit:q2 exit:Q take:tgo2 enter:R init:R enter:r1", "P R r1");
     }
 #if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
-    EXPECT_EQ_U(sc_plan_counters.replays[SC_PLAN_WALK] - before.replays[SC_PLAN_WALK], 4);
+    EXPECT_EQ_U(sc_plan_counters.replays[SC_PLAN_STEPS] - before.replays[SC_PLAN_STEPS], 4);
     EXPECT_EQ_U(sc_plan_counters.multiword_replays - before.multiword_replays, 0);
 #endif
+}
+
+/* A GUARDED plan holds for the guard outcomes it recorded. When its guard gives another outcome,
+ * the plan must not be replayed: the algorithm selects again, told the outcome already asked (the
+ * guard is asked once per event), and its microstep replaces the plan. A cache that replayed the
+ * stale plan would take tg to s2 after g turned false. Once with every callback (STEPS plans) and
+ * once quiet (no content, a host with only the guard: MASKS plans).
+ *
+ *   s1 --go [g]--> s2 (tg)     s1 --go--> s3 (tf)     s2 --back--> s1 (b2)     s3 --back--> s1 (b3) */
+static void test_guarded_plans_replay_only_their_guard_outcomes(void) {
+    for (int quiet = 0; quiet < 2; quiet++) {
+        cb_builder *b = new_chart();
+        cb_state(b, NULL, SC_ATOMIC, "s1");
+        cb_state(b, NULL, SC_ATOMIC, "s2");
+        cb_state(b, NULL, SC_ATOMIC, "s3");
+        cb_trans(b, "s1", "go", "s2", 0, "g", "tg");
+        cb_trans(b, "s1", "go", "s3", 0, NULL, "tf");
+        cb_trans(b, "s2", "back", "s1", 0, NULL, "b2");
+        cb_trans(b, "s3", "back", "s1", 0, NULL, "b3");
+        MACHINE(h, b, NULL);
+        h->trace_guards = true;
+        if (quiet) {
+            for (sc_id s = 0; s < b->chart.state_count; s++) b->states[s].on_entry = b->states[s].on_exit = SC_NONE;
+            for (sc_id t = 0; t < b->chart.transition_count; t++) b->transitions[t].action = SC_NONE;
+            sc_host *guard_only = owned_alloc(sizeof *guard_only);     /* as long as the machine */
+            *guard_only = (sc_host){ .context = h, .guard = h->host.guard };
+            EXPECT_STATUS(sc_machine_set_host(h->m, guard_only), SC_OK);
+        }
+        const char *to_s2 = quiet ? "guard:g" : "guard:g exit:s1 take:tg enter:s2";
+        const char *to_s3 = quiet ? "guard:g" : "guard:g exit:s1 take:tf enter:s3";
+        const char *from_s2 = quiet ? "" : "exit:s2 take:b2 enter:s1";
+        const char *from_s3 = quiet ? "" : "exit:s3 take:b3 enter:s1";
+        START(h, SC_OK, quiet ? "" : "enter:s1", "s1");
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+        sc_plan_stats before = sc_plan_counters;
+#endif
+        set_guard(h, "g", true);
+        for (int round = 0; round < 3; round++) {   /* recorded, then replayed */
+            STEP(h, "go", SC_OK, to_s2, "s2");
+            STEP(h, "back", SC_OK, from_s2, "s1");
+        }
+        set_guard(h, "g", false);                   /* the plan of (s1, go) is now wrong */
+        for (int round = 0; round < 3; round++) {
+            STEP(h, "go", SC_OK, to_s3, "s3");
+            STEP(h, "back", SC_OK, from_s3, "s1");
+        }
+        set_guard(h, "g", true);
+        STEP(h, "go", SC_OK, to_s2, "s2");
+#if !SC_CONFIG_NO_PLAN_CACHE && SC_PLAN_STATS
+        /* go from s1: the first two replays match, then a miss, two matches, a miss. */
+        EXPECT_EQ_U(sc_plan_counters.guarded_replays - before.guarded_replays, 4);
+        EXPECT_EQ_U(sc_plan_counters.guarded_misses - before.guarded_misses, 2);
+#endif
+    }
 }
 
 const test_case differential_tests[] = {
@@ -682,6 +738,7 @@ const test_case differential_tests[] = {
     TEST(test_plans_replay_like_the_reference_model),
     TEST(test_multiword_plans_replay_like_the_reference_model),
     TEST(test_plans_keep_initial_content),
+    TEST(test_guarded_plans_replay_only_their_guard_outcomes),
     TEST(test_leaf_keyed_walk_plans_replay_from_the_key),
     TEST(test_no_plans_machine_traces_like_a_planned_one),
     TEST(test_set_host_observers_see_cached_microsteps),

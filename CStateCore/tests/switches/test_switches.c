@@ -1,0 +1,95 @@
+/*
+ * test_switches.c - one program per core build switch (Makefile: test-switches): built with a
+ * SC_CONFIG_NO_* switch, the core refuses a chart that needs the feature with SC_ERR_UNSUPPORTED
+ * (sc_chart_check naming the table and index, sc_machine_create returning NULL), and still runs
+ * a chart that does not.
+ *
+ * The charts: two states, a --go--> b; "needs" adds what the switch leaves out, and
+ * REFUSED_TABLE, REFUSED_INDEX are where sc_chart_check must find it.
+ */
+#include "sc_core.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            failures++;                                                        \
+            printf("FAIL line %d: ", __LINE__);                                \
+            printf(__VA_ARGS__);                                               \
+            printf("\n");                                                      \
+        }                                                                      \
+    } while (0)
+
+/* root 0 (initial -> a), a 1, b 2; event go 0. Transition 0: a --go--> b; 1: the root's initial. */
+static sc_state states[3];
+static sc_transition transitions[2];
+static const sc_id targets[] = { 2, 1 };
+static const sc_id descriptors[] = { 0 };
+static sc_event_info events[] = { { .prefix = SC_NONE } };
+
+static sc_chart make_chart(bool needs_feature) {
+    memset(states, 0, sizeof states);
+    memset(transitions, 0, sizeof transitions);
+    states[0] = (sc_state){ .parent = SC_NONE, .last_descendant = 2, .kind = SC_COMPOUND, .initial = 1,
+                            .first_transition = 2, .on_entry = SC_NONE, .on_exit = SC_NONE, .done_event = SC_NONE };
+    for (sc_id s = 1; s <= 2; s++)
+        states[s] = (sc_state){ .parent = 0, .last_descendant = s, .kind = SC_ATOMIC, .initial = SC_NONE,
+                                .first_transition = s == 1 ? 0 : 2, .transition_count = s == 1 ? 1 : 0, .depth = 1,
+                                .on_entry = SC_NONE, .on_exit = SC_NONE, .done_event = SC_NONE };
+    transitions[0] = (sc_transition){ .source = 1, .domain = 0, .targets_offset = 0, .target_count = 1,
+                                      .events_offset = 0, .event_count = 1, .guard = SC_NONE, .action = SC_NONE };
+    transitions[1] = (sc_transition){ .source = 0, .domain = 0, .targets_offset = 1, .target_count = 1,
+                                      .guard = SC_NONE, .action = SC_NONE };
+    if (needs_feature) {
+#if SC_CONFIG_NO_GUARDS
+        transitions[0].guard = 0;           /* a guarded go */
+#define REFUSED_TABLE "transitions"
+#define REFUSED_INDEX 0
+#elif SC_CONFIG_NO_PARALLEL
+        states[2].kind = SC_PARALLEL;       /* b: a parallel state (of no regions) */
+#define REFUSED_TABLE "states"
+#define REFUSED_INDEX 2
+#else
+#define REFUSED_TABLE "(a switch)"
+#define REFUSED_INDEX 0
+#endif
+    }
+    sc_chart c = { .states = states, .state_count = 3, .transitions = transitions, .transition_count = 2,
+                   .events = events, .event_count = 1, .targets = targets, .target_pool_count = 2,
+                   .descriptors = descriptors, .descriptor_pool_count = 1 };
+    sc_chart_fill_masks(&c, states, events);
+    return c;
+}
+
+static void noop_action(void *context, sc_machine *m, sc_id action, const sc_event *event) {
+    (void)context, (void)m, (void)action, (void)event;
+}
+
+int main(void) {
+    sc_host host = { .action = noop_action };
+    sc_chart plain = make_chart(false);
+    CHECK(sc_chart_check(&plain, NULL) == SC_OK, "a chart without the feature is accepted");
+    sc_machine *m = sc_machine_create(&plain, &host, NULL);
+    CHECK(m != NULL, "a machine of the chart without the feature is made");
+    if (m) {
+        CHECK(sc_machine_start(m) == SC_OK && sc_machine_is_active(m, 1), "it starts in a");
+        CHECK(sc_machine_dispatch(m, (sc_event){ 0, 0, 0 }) == SC_OK && sc_machine_is_active(m, 2), "go takes it to b");
+        sc_machine_destroy(m);
+    }
+    sc_chart needing = make_chart(true);
+    sc_chart_error error = { 0 };
+    sc_status status = sc_chart_check(&needing, &error);
+    CHECK(status == SC_ERR_UNSUPPORTED, "a chart that needs the feature is refused: status %d", (int)status);
+    CHECK(error.table && strcmp(error.table, REFUSED_TABLE) == 0 && error.index == REFUSED_INDEX,
+          "the refusal names %s %u: %s %u", REFUSED_TABLE, (unsigned)REFUSED_INDEX,
+          error.table ? error.table : "(none)", (unsigned)error.index);
+    CHECK(error.message && strstr(error.message, "SC_CONFIG_NO_"), "the message names the switch: %s",
+          error.message ? error.message : "(none)");
+    CHECK(sc_machine_create(&needing, &host, NULL) == NULL, "no machine is made of it");
+    printf("%s: %d failed\n", SWITCH_NAME, failures);
+    return failures ? 1 : 0;
+}
