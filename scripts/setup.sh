@@ -7,7 +7,7 @@
 # scripts/build-duktape.sh (at the end), with the hook that stops runaway scripts.
 # clang (with libFuzzer and the sanitizers) ships with the Swift toolchain (/opt/swift/usr/bin).
 set -euo pipefail
-packages=(libxml2-dev pkg-config gcc make xz-utils gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm graphviz valgrind)
+packages=(libxml2-dev pkg-config gcc make xz-utils python3-yaml gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm graphviz valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
