@@ -130,7 +130,7 @@ for name in ('genbuiltins.py', 'extract_chars.py', 'extract_caseconv.py'):
 PORT
 (cd "$tree" && python3 "$tools/configure.py" --output-directory "$work/dist" \
   --rom-support -DDUK_USE_ROM_OBJECTS -DDUK_USE_ROM_STRINGS -DDUK_USE_ROM_GLOBAL_CLONE -UDUK_USE_HSTRING_ARRIDX \
-  -DDUK_USE_STRTAB_MINSIZE=64) >"$work/configure.log" 2>&1 ||
+  -DDUK_USE_STRTAB_MINSIZE=64 -UDUK_USE_LITCACHE_SIZE) >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log" >&2; echo "build-duktape: tools/configure.py failed" >&2; exit 1; }
 dist="$work/dist"
 
