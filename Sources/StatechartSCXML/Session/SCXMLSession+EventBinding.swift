@@ -36,6 +36,15 @@ extension SCXMLSession {
         eventPending = false
         guard let (event, flags) = pendingEvent else { return }
         pendingEvent = nil
+        if event.payload == nil && flags & SCXMLEvent.bareExternalFlag != 0 {
+            // Only a name sent from outside: bound from the name, no `SCXMLEvent` built or compared.
+            if lastExternalEventName == event.name { return }
+            lastExternalEventName = event.name
+            lastEvent = nil
+            model.setExternalEvent(named: event.name)
+            return
+        }
+        lastExternalEventName = nil
         let scxml = SCXMLEvent(event, flags: flags)
         if scxml != lastEvent {
             lastEvent = scxml

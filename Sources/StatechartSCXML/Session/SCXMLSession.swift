@@ -88,7 +88,11 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     /// loaded makes the document invalid).
     var preloaded: [String: String] = [:]
 
+    /// What `_event` was last bound to: `lastEvent`, or the name of a bare external event
+    /// (``SCXMLEvent/bareExternalFlag``) when `lastExternalEventName` is set; rebinding the
+    /// same event is skipped.
     var lastEvent: SCXMLEvent?
+    var lastExternalEventName: String?
     var sendCounter = 0
     var invokeCounter = 0
     var initializedStates: Set<String> = []
