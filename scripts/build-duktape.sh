@@ -78,25 +78,23 @@ python3 -m lib2to3 -w -n --no-diffs "$tools" >/dev/null 2>&1
 python3 - "$tools" <<'PORT'
 import os, re, sys
 tools = sys.argv[1]
-def edit(name, old, new, count=1, regex=False):
+def rewrite(name, change):
     path = os.path.join(tools, name)
     with open(path, encoding='utf-8') as f:
-        text = f.read()
-    found = len(re.findall(old, text)) if regex else text.count(old)
-    if found != count:
-        sys.exit('build-duktape: %s: expected %d of %r, found %d' % (name, count, old, found))
-    text = re.sub(old, new, text) if regex else text.replace(old, new)
+        text = change(f.read())
     with open(path, 'w', encoding='utf-8') as f:
         f.write(text)
+def edit(name, old, new, count=1, regex=False):
+    def change(text):
+        found = len(re.findall(old, text)) if regex else text.count(old)
+        if found != count:
+            sys.exit('build-duktape: %s: expected %d of %r, found %d' % (name, count, old, found))
+        return re.sub(old, new, text) if regex else text.replace(old, new)
+    rewrite(name, change)
 text_mode = "encoding='utf-8', errors='surrogateescape'"
 for name in sorted(n for n in os.listdir(tools) if n.endswith('.py')):
-    path = os.path.join(tools, name)
-    with open(path, encoding='utf-8') as f:
-        text = f.read()
-    text = text.replace(", 'rb')", ", 'r', %s)" % text_mode).replace(", 'wb')", ", 'w', %s)" % text_mode)
-    text = text.replace('yaml.load(', 'yaml.safe_load(')
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write(text)
+    rewrite(name, lambda text: text.replace(", 'rb')", ", 'r', %s)" % text_mode)
+            .replace(", 'wb')", ", 'w', %s)" % text_mode).replace('yaml.load(', 'yaml.safe_load('))
 edit('configure.py', "stderr=subprocess.PIPE)\n        ret = proc.communicate",
      "stderr=subprocess.PIPE, universal_newlines=True)\n        ret = proc.communicate")
 edit('configure.py', "line = line.decode('utf-8')", "pass")
