@@ -93,6 +93,9 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     /// same event is skipped.
     var lastEvent: SCXMLEvent?
     var lastExternalEventName: String?
+    /// The id and flags of the payload-free event remembered last (``rememberEvent(_:)``), `nil`
+    /// after an event with payload.
+    var rememberedEventKey: UInt64?
     var sendCounter = 0
     var invokeCounter = 0
     var initializedStates: Set<String> = []
