@@ -92,7 +92,7 @@ let package = Package(
         .systemLibrary(
             name: "CDuktape",
             path: "Sources/CDuktape",
-            pkgConfig: "statechart-duktape2"
+            pkgConfig: "statechart-duktape3"
         ),
         // Duktape's API is mostly macros Swift cannot import: the shim turns them into functions.
         .target(

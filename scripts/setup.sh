@@ -22,8 +22,9 @@ tool_needs=(swift duktape libxml2-dev pkg-config)
 # What SwiftPM needs besides the toolchain: it clones the dependencies over https, and the
 # package's store target links SQLite (GRDB), so every build of the package needs its headers.
 swift_packages=(git ca-certificates libsqlite3-dev)
-# What scripts/build-duktape.sh uses: cc and ar, the .tar.xz source, the key of Debian's archive.
-duktape_packages=(gcc binutils xz-utils pkg-config debian-archive-keyring)
+# What scripts/build-duktape.sh uses: cc and ar, the .tar.xz source, the key of Debian's archive,
+# and Debian's Python 3 with PyYAML for Duktape's configure tool.
+duktape_packages=(gcc binutils xz-utils pkg-config debian-archive-keyring python3 python3-yaml)
 
 needs=()
 case "${1:-}" in

@@ -29,14 +29,18 @@ typedef struct dukshim_writer {
 
 /* Allocation bookkeeping: every block is linked so a poisoned heap can be freed without Duktape.
  * A block costs its payload plus this header, and both count against the budget: the limit then
- * bounds the process memory the heaps hold, not only what Duktape asked for. */
+ * bounds the process memory the heaps hold, not only what Duktape asked for. The header keeps
+ * the payload aligned for every type Duktape stores (pointers, doubles, 64-bit integers; it has
+ * no long double), not for max_align_t, which would pad it by 8 bytes on 64-bit targets. */
 typedef union dukshim_block {
     struct {
         union dukshim_block *prev;
         union dukshim_block *next;
         size_t size; /* payload bytes */
     } h;
-    max_align_t align;
+    double align_double;
+    uint64_t align_u64;
+    void *align_pointer;
 } dukshim_block;
 
 /* A byte budget shared by the engines of one document tree; they may run on different threads,

@@ -28,7 +28,9 @@ final class BareEventTests: XCTestCase {
         try session.machine.send("order.placed")                // matched through its prefix
         try session.machine.send("unmentioned")                 // matched by "*" only
         try session.machine.send("nested")
-        try session.machine.send("plain", data: .number(7))
+        try session.machine.send("plain")
+        try session.machine.send("plain", data: .number(7))     // between two bare ones: rebound
+        try session.machine.send("plain")                       // after an event with data: none
         XCTAssertEqual(session.logs, [
             "plain|external|undefined|undefined|undefined|undefined|undefined",
             "plain|external|undefined|undefined|undefined|undefined|undefined",
@@ -36,7 +38,9 @@ final class BareEventTests: XCTestCase {
             "unmentioned|external|undefined|undefined|undefined|undefined|undefined",
             "nested|external|undefined|undefined|undefined|undefined|undefined",
             "inner|internal|undefined|undefined|undefined|undefined|undefined",
+            "plain|external|undefined|undefined|undefined|undefined|undefined",
             "plain|external|undefined|undefined|undefined|undefined|number",
+            "plain|external|undefined|undefined|undefined|undefined|undefined",
         ])
     }
 

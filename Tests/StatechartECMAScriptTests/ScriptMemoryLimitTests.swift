@@ -52,8 +52,16 @@ final class ScriptMemoryLimitTests: XCTestCase {
         let first = try ECMAScriptEngine(memoryBudget: budget, timeLimit: Self.timeLimit)
         let second = try ECMAScriptEngine(memoryBudget: budget, timeLimit: Self.timeLimit)
         XCTAssertEqual(budget.inUse, first.memoryInUse + second.memoryInUse)
-        // About 4 MB each: alone each fits, together they do not.
-        let fill = "var kb = new Array(1025).join('y'), kept = []; for (var i = 0; i < 4000; i++) { kept.push(kb + i); }"
+        // About 4 MB each: alone each fits, together they do not. The strings are built in a
+        // function, so a refused fill leaves nothing behind (the budget's slack after a refusal
+        // would otherwise depend on which allocation was refused).
+        let fill = """
+            var kept = (function () {
+                var kb = new Array(1025).join('y'), strings = [];
+                for (var i = 0; i < 4000; i++) { strings.push(kb + i); }
+                return strings;
+            })();
+            """
         try first.execute(script: fill)
         XCTAssertThrowsError(try second.execute(script: fill)) { error in
             XCTAssertEqual((error as? ScriptError)?.message, Self.allocFailed(limit))

@@ -76,4 +76,12 @@ extension ActionContext {
     /// public API and for the events the core raises (done events); what
     /// ``Machine/send(coreEventID:flags:)`` set otherwise.
     package var eventFlags: UInt32 { coreEvent.flags }
+
+    /// The current event's interned id when it carries no payload (`sc_event.data == 0`): such an
+    /// event is its name and ``eventFlags`` alone. `nil` without an event, with a payload, or for
+    /// a name the chart does not intern.
+    package var payloadFreeEventID: UInt32? {
+        let event = coreEvent
+        return event.data == 0 && event.id != SC_NONE && event.id != SC_EVENT_UNKNOWN ? event.id : nil
+    }
 }

@@ -19,6 +19,12 @@ extension ECMAScriptDatamodel {
             engine.bindEventData(data)
         }
     }
+
+    /// Binds `_event` to a name sent from outside: type `external`, every other field undefined.
+    public func setExternalEvent(named name: String) {
+        engine.bindEvent(name, type: SCXMLEvent.Kind.external.rawValue, sendID: nil, origin: nil,
+                         originType: nil, invokeID: nil, raw: nil)
+    }
 }
 
 extension ECMAScriptEngine {

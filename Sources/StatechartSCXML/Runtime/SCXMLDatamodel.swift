@@ -72,6 +72,14 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     func runScript(_ script: SCXMLScript) throws
     /// Makes `event` the value of `_event`.
     func setEvent(_ event: SCXMLEvent)
+    /// Makes an event that is only a name sent from outside (type `external`, no data, no ids)
+    /// the value of `_event`. By default ``setEvent(_:)`` of such an `SCXMLEvent`; a datamodel
+    /// that copies the fields anyway can bind the name alone.
+    ///
+    /// ```swift
+    /// model.setExternalEvent(named: "coin")  // _event.name == "coin", _event.type == "external"
+    /// ```
+    func setExternalEvent(named name: String)
     /// Evaluates a condition (`cond`).
     func evaluateCondition(_ expression: String) throws -> Bool
     /// Evaluates a value expression (`expr`, `eventexpr`, ...).
@@ -127,6 +135,11 @@ struct PayloadCharge: Sendable, Hashable {
 extension SCXMLDatamodel {
     /// Declares nothing (datamodels without variables).
     public func declare(_ data: [SCXMLData]) throws {}
+
+    /// ``setEvent(_:)`` of `SCXMLEvent(name: name, type: .external)`.
+    public func setExternalEvent(named name: String) {
+        setEvent(SCXMLEvent(name: name, type: .external))
+    }
 
     /// ``evaluate(_:)``'s value as text: strings as they are, numbers without a needless `.0`,
     /// arrays joined with commas, objects as `[object Object]`.

@@ -26,8 +26,17 @@ extension SCXMLSession {
     }
 
     private func setPendingEvent(_ ctx: ActionContext) {
+        let id = ctx.payloadFreeEventID
+        if let id {
+            // An event without payload is its id and flags: when they are those of the event
+            // remembered last, `_event` is (or is about to be bound to) this event already.
+            let key = UInt64(id) << 32 | UInt64(ctx.eventFlags)
+            if key == rememberedEventKey { return }
+            rememberedEventKey = key
+        }
         // No event (eventless transitions, the initial entry): `_event` keeps its value.
         guard let event = ctx.event else { return }
+        if id == nil { rememberedEventKey = nil }
         pendingEvent = (event, ctx.eventFlags)
         eventPending = true
     }
@@ -36,6 +45,15 @@ extension SCXMLSession {
         eventPending = false
         guard let (event, flags) = pendingEvent else { return }
         pendingEvent = nil
+        if event.payload == nil && flags & SCXMLEvent.bareExternalFlag != 0 {
+            // Only a name sent from outside: bound from the name, no `SCXMLEvent` built or compared.
+            if lastExternalEventName == event.name { return }
+            lastExternalEventName = event.name
+            lastEvent = nil
+            model.setExternalEvent(named: event.name)
+            return
+        }
+        lastExternalEventName = nil
         let scxml = SCXMLEvent(event, flags: flags)
         if scxml != lastEvent {
             lastEvent = scxml

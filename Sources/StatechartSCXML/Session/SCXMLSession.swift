@@ -88,7 +88,14 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     /// loaded makes the document invalid).
     var preloaded: [String: String] = [:]
 
+    /// What `_event` was last bound to: `lastEvent`, or the name of a bare external event
+    /// (``SCXMLEvent/bareExternalFlag``) when `lastExternalEventName` is set; rebinding the
+    /// same event is skipped.
     var lastEvent: SCXMLEvent?
+    var lastExternalEventName: String?
+    /// The id and flags of the payload-free event remembered last (``rememberEvent(_:)``), `nil`
+    /// after an event with payload.
+    var rememberedEventKey: UInt64?
     var sendCounter = 0
     var invokeCounter = 0
     var initializedStates: Set<String> = []
