@@ -82,7 +82,7 @@ final class GeneratedCHardeningTests: XCTestCase {
             let result = try CLI.run(["generate", "c", document.path, "-o", out.path, "--trace-main"])
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(),
-                           ["\(name).c", "\(name).h", "\(name)_main.c"], file)
+                           ["\(name).c", "\(name).h", "\(name)_config.h", "\(name)_main.c"], file)
             let events = "UNKNOWN\noptions\nUNKNOWN\n"
             let expected = try CLI.run(["trace", document.path], input: events)
             XCTAssertEqual(expected.status, 0, expected.stderr)

@@ -12,7 +12,7 @@ final class NullDatamodelTests: XCTestCase {
             <state id="r1"><state id="s1"/></state>
             <state id="r2">
               <state id="t1">
-                <transition event="a" cond="In(s9)" target="wrong"/>
+                <transition event="a" cond="In(wrong)" target="wrong"/>
                 <transition event="a" cond="In('s1')" target="t2"/>
               </state>
               <state id="t2"><transition event="b" cond="In(s1)" target="t3"/></state>
