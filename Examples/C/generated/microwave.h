@@ -18,8 +18,8 @@
  * other than letters, digits and '_' becomes '_'. When two names give the same identifier,
  * the first (in document order, or by event id) keeps it and the next ones get _2, _3, ...
  */
-#ifndef MICROWAVE_H
-#define MICROWAVE_H
+#ifndef microwave_H
+#define microwave_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -114,4 +114,4 @@ void microwave_timer_cancel(void *context, sc_machine *machine, const char *send
 #ifdef __cplusplus
 }
 #endif
-#endif /* MICROWAVE_H */
+#endif /* microwave_H */
