@@ -13,14 +13,14 @@ import StatechartSCXML
 /// ```
 /// `<send>` to a target with a scheme the runtime does not route itself (`session:<id>` for
 /// another durable session, or anything the application delivers, such as `mail:ops`) goes
-/// to the outbox, committed with the macrostep. Events are ``SnapshotEvent``s: a name and
+/// to the outbox, committed with the macrostep. Events are `SnapshotEvent`s: a name and
 /// `DataValue` data (`_event.data`).
 public struct DurableDocument: DurableMachineKind {
     /// The document.
     public let document: SCXMLDocument
     /// How sessions run (datamodels, bounds); its clock is replaced by the store's.
     public let options: SCXMLMachine.Options
-    /// The document's fingerprint hash (``SCXMLDocumentFingerprint``).
+    /// The document's fingerprint hash (`SCXMLDocumentFingerprint`).
     public let version: String
 
     /// A kind running `document` with `options`.

@@ -32,6 +32,8 @@ extension TypedChart {
     ///   - state: one state to reach instead: the plan has one shortest path to it.
     ///   - maximumLength: the longest event sequence tried.
     ///   - maximumStates: the most distinct machine states the search keeps.
+    ///   - makeMachine: makes each fresh machine the search runs (`nil`: a `StateMachine` of
+    ///     this chart on a `TestClock`).
     /// - Throws: what the machine throws while the search sends (a runaway macrostep, say).
     /// - Complexity: O(machine states × events × path length) sends.
     public func testPlan(events: [Event], covering goal: TestCoverageGoal = .transitions, reaching state: State? = nil,

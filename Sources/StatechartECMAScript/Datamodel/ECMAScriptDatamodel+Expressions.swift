@@ -62,7 +62,7 @@ extension ECMAScriptDatamodel {
 extension ECMAScriptDatamodel {
     /// Charges an event payload copied out of the engine to the document tree's script memory
     /// budget while the event exists, so payloads queued by `<send>` count against the same bound
-    /// as the heaps they came from (the copy's size: ``DataValue/approximateByteCount``).
+    /// as the heaps they came from (the copy's size: `DataValue.approximateByteCount`).
     public func chargePayload(_ data: DataValue) throws -> SCXMLPayloadLease? {
         let bytes = data.approximateByteCount
         guard let lease = engine.memoryBudget.charge(bytes: bytes) else {

@@ -12,7 +12,7 @@ import Statechart
 /// ```
 ///
 /// A trace is what `statechart trace` prints (with or without `--verbose`), what the generated
-/// C trace main prints (the same configuration lines), or ``TransitionRecord`` lines
+/// C trace main prints (the same configuration lines), or `TransitionRecord` lines
 /// (`source -event-> targets`) printed from `Machine.onTransition`. Lines naming transitions
 /// (microsteps, records) are matched to the chart's transitions by source, targets and event;
 /// a trace of configuration lines only is replayed on the real machine (as `trace` runs it),
@@ -28,7 +28,7 @@ public struct SCXMLCoverage {
 
     /// Coverage of `document`, with nothing exercised yet. `baseURL` and `options` load it as
     /// ``SCXMLMachine/init(document:baseURL:options:)`` does (for replayed traces; the clock is
-    /// replaced by a ``TestClock`` that never advances, as in `trace`).
+    /// replaced by a `TestClock` that never advances, as in `trace`).
     public init(document: SCXMLDocument, baseURL: URL? = nil, options: SCXMLMachine.Options = .init()) throws {
         var options = options
         options.clock = TestClock()

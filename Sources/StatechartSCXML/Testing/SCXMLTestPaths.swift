@@ -18,7 +18,7 @@ import Statechart
 /// every machine state found. Machine states are told apart by the configuration, history
 /// records, queued internal events and the datamodel's variables. With the null datamodel
 /// (conditions are `In()` tests) they are finite and the search exhaustive, so
-/// ``TestPlan/unreached`` lists what no input sequence reaches; with a datamodel that has
+/// `TestPlan.unreached` lists what no input sequence reaches; with a datamodel that has
 /// variables the search is bounded by `maximumLength` and `maximumStates`, events are sent
 /// without data, and what it did not reach is listed as such.
 public enum SCXMLTestPaths {
@@ -52,8 +52,9 @@ public enum SCXMLTestPaths {
     ///
     /// - Parameters:
     ///   - document: the parsed document.
-    ///   - baseURL, options: as for ``SCXMLMachine/init(document:baseURL:options:)``; the
-    ///     clock is replaced by a ``TestClock`` that never advances.
+    ///   - baseURL: as for ``SCXMLMachine/init(document:baseURL:options:)``.
+    ///   - options: as for ``SCXMLMachine/init(document:baseURL:options:)``; the clock is
+    ///     replaced by a `TestClock` that never advances.
     ///   - goal: every state, or every transition (the default).
     ///   - state: one state to reach instead: one shortest path to it.
     ///   - events: the events to send (default: ``events(of:)``).

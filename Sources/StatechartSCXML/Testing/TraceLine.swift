@@ -3,7 +3,7 @@ import Statechart
 /// One line of a trace as ``SCXMLCoverage`` reads it. Three producers write traces:
 /// `statechart trace` (configuration lines; with `--verbose` also microstep, unhandled and
 /// error lines), the generated C trace main (configuration lines, byte for byte the same) and
-/// a Swift program printing ``TransitionRecord``s from `Machine.onTransition`
+/// a Swift program printing `TransitionRecord`s from `Machine.onTransition`
 /// (`source -event-> targets`).
 enum TraceLine: Equatable {
     /// `{"event": "NAME" or null, "configuration": ["ID", ...]}`
@@ -11,7 +11,7 @@ enum TraceLine: Equatable {
     /// `{"microstep": N, "event": ..., "transitions": [{"source", "targets"}], "exited": [...],
     /// "entered": [...], ...}`; `fields` is the whole line.
     case microstep(event: String?, transitions: [Taken], exited: [String], entered: [String], fields: [String: DataValue])
-    /// `source -event-> targets` (`ε` for eventless, `(targetless)`), ``TransitionRecord``'s text.
+    /// `source -event-> targets` (`ε` for eventless, `(targetless)`), `TransitionRecord`'s text.
     case transition(Taken)
     /// `{"unhandled": ...}`, `{"error": ...}`: nothing entered or taken; `fields` is the line.
     case note([String: DataValue])
