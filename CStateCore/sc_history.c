@@ -9,6 +9,8 @@
  */
 #include "sc_internal.h"
 
+#if !SC_CONFIG_NO_HISTORY
+
 uint32_t sc_history_record_words(const sc_chart *c, sc_id h) {
     sc_id p = c->states[h].parent;
     return (c->states[p].last_descendant - p + 63u) >> 6;
@@ -85,3 +87,7 @@ void sc_history_set(sc_machine *m, sc_id h, const sc_id *states, uint32_t count)
     if (count) sc_bit_set(sc_block_history_recorded(m), h);
     else sc_bit_clear(sc_block_history_recorded(m), h);
 }
+
+#else
+typedef int sc_history_left_out;   /* ISO C wants a translation unit to declare something */
+#endif /* SC_CONFIG_NO_HISTORY */

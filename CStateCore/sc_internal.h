@@ -178,6 +178,10 @@ static inline sc_event *sc_block_external_slots(const sc_machine *m) {
 #define SC_ALWAYS_INLINE inline
 #endif
 
+/* The top bit of an sc_id: sc_chart_check keeps transition ids below it, so the algorithm may
+ * mark an entry of the enabled list with it (drop_illegal_target_sets, sc_step.c). */
+#define SC_ID_TOP_BIT ((sc_id)(SC_NONE ^ (SC_NONE >> 1)))
+
 /* ---- bit arrays ---------------------------------------------------------------------- */
 
 static inline bool sc_bit_test(const uint64_t *bits, sc_id i) {
@@ -292,10 +296,15 @@ static inline bool sc_can_be_active_together(const sc_chart *c, sc_id a, sc_id b
     for (sc_id c = (s) + 1; c <= (chart)->states[s].last_descendant; \
          c = (chart)->states[c].last_descendant + 1)
 
-/* Whether state s has eventless transitions (own_mask is a superset of its descriptors' bits). */
+/* Whether state s has eventless transitions (own_mask is a superset of its descriptors' bits);
+ * never with SC_CONFIG_NO_EVENTLESS (sc_chart_check refused them). */
 static inline bool sc_has_eventless(const sc_chart *chart, sc_id s) {
-    return (chart->states[s].own_mask & SC_MASK_EVENTLESS) != 0;
+    return !SC_CONFIG_NO_EVENTLESS && (chart->states[s].own_mask & SC_MASK_EVENTLESS) != 0;
 }
+
+/* Done events (done.state.<id>) need both what SC_CONFIG_NO_EVENTLESS and SC_CONFIG_NO_CONTENT
+ * leave out: either switch drops them (and sc_chart_check refuses a state with a done_event). */
+#define SC_HAS_DONE_EVENTS (!SC_CONFIG_NO_EVENTLESS && !SC_CONFIG_NO_CONTENT)
 
 /* nameMatch: descriptor d matches event e when d is "*" or d is e or a prefix of e in
  * dot-token terms. The chart interns every prefix, so the test is a walk up a short chain of ids. */
@@ -317,6 +326,18 @@ static inline uint64_t sc_event_mask(const sc_chart *c, const sc_event *event) {
 }
 
 /* ---- sc_queue.c: fixed rings inside the machine's block ---------------------------------- */
+
+/* Events in the internal queue: always 0 with SC_CONFIG_NO_CONTENT, which leaves the queue out
+ * (nothing raises), so the internal-event loop compiles to nothing. */
+static inline uint32_t sc_internal_count(const sc_machine *m) {
+#if SC_CONFIG_NO_CONTENT
+    (void)m;
+    return 0;
+#else
+    return m->internal.count;
+#endif
+}
+
 
 /* Each takes the ring's counters and its slots (see sc_queue). */
 bool sc_queue_push(sc_queue *q, sc_event *slots, sc_event e);

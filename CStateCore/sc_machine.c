@@ -75,10 +75,12 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
             SC_FOR_EACH_CHILD(c, s, child) regions++;
             parallel_bound += regions - 1;
         }
+#if !SC_CONFIG_NO_HISTORY
         if (sc_is_history(st->kind)) {
             l->history_count++;
             l->history_words += sc_history_record_words(c, s);
         }
+#endif
         if (st->flags & SC_STATE_HAS_INVOKE) l->invoke_words = l->words;
     }
     if (l->history_count) l->history_bit_words = l->words;
@@ -89,6 +91,7 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : default_internal;
     l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : default_external;
     if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
+    if (SC_CONFIG_NO_CONTENT) l->internal_cap = 0;      /* no internal queue: nothing raises */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes(c, l->words));
     size += ((size_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words) * sizeof(uint64_t);
@@ -144,7 +147,9 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     p += round_up8((size_t)l.external_cap * sizeof(sc_event));
     m->internal_slots = (sc_event *)(void *)p;
     m->internal.capacity = l.internal_cap;
+#if !SC_CONFIG_NO_HISTORY
     sc_history_index_build(m);
+#endif
     sc_step_count_configuration(m);
     sc_plan_init(m);
     sc_plan_track(m);
@@ -188,7 +193,7 @@ static void release_queue(sc_machine *m, sc_queue *q, const sc_event *slots) {
 
 /* Both queues, released in order: internal, then external. */
 static void release_queues(sc_machine *m) {
-    release_queue(m, &m->internal, m->internal_slots);
+    if (!SC_CONFIG_NO_CONTENT) release_queue(m, &m->internal, m->internal_slots);
     release_queue(m, &m->external, sc_block_external_slots(m));
 }
 
@@ -338,12 +343,18 @@ void sc_machine_interrupt(sc_machine *m, bool interrupt) {
 
 sc_status sc_machine_raise(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
+#if SC_CONFIG_NO_CONTENT
+    (void)event;
+    return SC_ERR_UNSUPPORTED;      /* no internal queue in this build */
+#else
     sc_plan_close(m);       /* an event pending: the next dispatch runs the algorithm */
     return sc_queue_raise(m, event) ? SC_OK : refuse_event(m);
+#endif
 }
 
 sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32_t capacity) {
     if (!m || !storage || capacity < m->internal.count || capacity == 0) return SC_ERR_BAD_ARGUMENT;
+    if (SC_CONFIG_NO_CONTENT) return SC_ERR_UNSUPPORTED;
     /* The events are copied out of the old slots into the new ones: they must not overlap. */
     uintptr_t new_begin = (uintptr_t)storage, new_end = (uintptr_t)(storage + capacity);
     uintptr_t old_begin = (uintptr_t)m->internal_slots, old_end = (uintptr_t)(m->internal_slots + m->internal.capacity);
@@ -440,6 +451,10 @@ uint32_t sc_machine_active_states(const sc_machine *m, bool atomic_only, sc_id *
 
 uint32_t sc_machine_history(const sc_machine *m, sc_id h, sc_id *out, uint32_t capacity) {
     if (!m || h >= m->chart->state_count || !sc_is_history(m->chart->states[h].kind)) return UINT32_MAX;
+#if SC_CONFIG_NO_HISTORY
+    (void)out, (void)capacity;
+    return UINT32_MAX;      /* unreachable: sc_chart_check refused every history state */
+#else
     if (!sc_bit_test(sc_block_history_recorded(m), h)) return 0;
     sc_history_cursor cur = sc_history_open(m, h);
     uint32_t n = 0;
@@ -448,13 +463,14 @@ uint32_t sc_machine_history(const sc_machine *m, sc_id h, sc_id *out, uint32_t c
         n++;
     }
     return n;
+#endif
 }
 
-uint32_t sc_machine_internal_count(const sc_machine *m) { return m ? m->internal.count : 0; }
+uint32_t sc_machine_internal_count(const sc_machine *m) { return m ? sc_internal_count(m) : 0; }
 
 sc_event sc_machine_internal_event(const sc_machine *m, uint32_t index) {
     sc_event none = { SC_NONE, 0, 0 };
-    if (!m || index >= m->internal.count) return none;
+    if (!m || index >= sc_internal_count(m)) return none;
     return sc_queue_at(&m->internal, m->internal_slots, index);
 }
 
@@ -547,6 +563,8 @@ sc_status sc_machine_restore_history(sc_machine *m, sc_id h, const sc_id *states
     if (m->busy) return SC_ERR_BUSY;
     sc_status status = sc_machine_check_history(m, h, states, count);
     if (status != SC_OK) return status;
+#if !SC_CONFIG_NO_HISTORY
     sc_history_set(m, h, states, count);
+#endif
     return SC_OK;
 }

@@ -34,9 +34,11 @@ void sc_queue_move(sc_queue *q, const sc_event *slots, sc_event *storage, uint32
     q->head = 0;
 }
 
+#if !SC_CONFIG_NO_CONTENT
 bool sc_queue_raise(sc_machine *m, sc_event e) {
     if (sc_queue_push(&m->internal, m->internal_slots, e)) return true;
     if (!m->host->queue_full) return false;
     m->host->queue_full(m->host->context, m);
     return sc_queue_push(&m->internal, m->internal_slots, e);
 }
+#endif

@@ -31,6 +31,13 @@ void sc_step_release(sc_machine *m, const sc_event *event) {
     if (event && m->host->release) m->host->release(m->host->context, m, event);
 }
 
+/* Executable content: the host runs action `a` (SC_NONE: none). Left out with
+ * SC_CONFIG_NO_CONTENT, where sc_chart_check refused every action. */
+static SC_ALWAYS_INLINE void run_action(sc_machine *m, sc_id a, const sc_event *event) {
+    if (!SC_CONFIG_NO_CONTENT && a != SC_NONE) m->host->action(m->host->context, m, a, event);
+}
+
+#if SC_HAS_DONE_EVENTS
 /* A done event. One the queue cannot take (even after the host's queue_full) is released and
  * ends the macrostep once this microstep is complete, so the configuration stays legal. */
 static void raise_core_event(sc_machine *m, sc_event event) {
@@ -39,6 +46,7 @@ static void raise_core_event(sc_machine *m, sc_event event) {
         sc_step_release(m, &event);
     }
 }
+#endif
 
 /* The failure a microstep met (SC_OK if none), cleared. */
 static sc_status take_failure(sc_machine *m) {
@@ -61,6 +69,7 @@ static void configuration_remove(sc_machine *m, sc_id s) {
 /* Recomputes the counter from the configuration bits (a machine laid out or restored). */
 void sc_step_count_configuration(sc_machine *m) {
     const sc_chart *c = m->chart;
+    if (SC_CONFIG_NO_EVENTLESS) return;     /* the counter stays 0: no eventless transition */
     m->eventless_states = sc_has_eventless(c, 0) ? 1u : 0u;
     for (sc_id s = sc_bit_next(sc_block_configuration(m), 0, c->state_count); s < c->state_count;
          s = sc_bit_next(sc_block_configuration(m), s + 1, c->state_count))
@@ -108,6 +117,7 @@ static bool condition_match(sc_machine *m, const sc_transition *t, const sc_even
  * anything is exited). Calls visit for each state; returns whether the default was used. */
 typedef void (*state_visit)(sc_machine *m, sc_id s, void *arg);
 
+#if !SC_CONFIG_NO_HISTORY
 /* Whether active state s is in the exit set of the enabled transitions. */
 static bool in_exit_set(const sc_machine *m, sc_id s) {
     if (!sc_bit_test(sc_block_configuration(m), s)) return false;
@@ -117,14 +127,16 @@ static bool in_exit_set(const sc_machine *m, sc_id s) {
     }
     return false;
 }
+#endif
 
 static bool effective_targets(sc_machine *m, sc_id s, bool upcoming, state_visit visit, void *arg) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
-    if (!sc_is_history(st->kind)) {
+    if (SC_CONFIG_NO_HISTORY || !sc_is_history(st->kind)) {
         visit(m, s, arg);
         return false;
     }
+#if !SC_CONFIG_NO_HISTORY
     bool recording_now = upcoming && in_exit_set(m, st->parent);
     if (recording_now || sc_bit_test(sc_block_history_recorded(m), s)) {
         sc_history_cursor cur = recording_now ? sc_history_open_current(m, s) : sc_history_open(m, s);
@@ -134,6 +146,10 @@ static bool effective_targets(sc_machine *m, sc_id s, bool upcoming, state_visit
     const sc_transition *d = &c->transitions[st->initial];
     for (uint32_t k = 0; k < d->target_count; k++) visit(m, c->targets[d->targets_offset + k], arg);
     return true;
+#else
+    (void)upcoming;
+    return false;
+#endif
 }
 
 /* ---- getTransitionDomain for transitions that target history states --------------------
@@ -238,8 +254,8 @@ static SC_ALWAYS_INLINE const sc_transition *first_enabled(sc_machine *m, sc_id 
         const sc_transition *t = c->transitions + st->first_transition;
         const sc_transition *end = t + st->transition_count;
         for (; t < end; t++) {
-            bool matches = event ? (t->event_count && sc_name_match(c, t, event->id))
-                                 : t->event_count == 0;
+            bool matches = SC_CONFIG_NO_EVENTLESS || event ? (t->event_count && sc_name_match(c, t, event->id))
+                                                           : t->event_count == 0;
             if (matches && (!evaluate_guards || condition_match(m, t, event, record))) return t;
         }
     }
@@ -269,7 +285,7 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
          * never fills; the bound keeps any other from writing past it. */
         if (!seen && m->enabled_count < m->enabled_capacity) {
             sc_id domain = t->domain;
-            if (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) domain = dynamic_domain(m, t);
+            if (!SC_CONFIG_NO_HISTORY && (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN)) domain = dynamic_domain(m, t);
             sc_block_enabled(m)[m->enabled_count].transition = index;
             sc_block_enabled(m)[m->enabled_count].domain = domain;
             m->enabled_count++;
@@ -294,6 +310,7 @@ bool sc_step_would_select(sc_machine *m, const sc_event *event, bool evaluate_gu
  * descendants; shallow: active children), then states exit in reverse document order: onexit,
  * cancel invocations, leave the configuration. */
 static void record_histories(sc_machine *m) {
+#if !SC_CONFIG_NO_HISTORY
     const sc_chart *c = m->chart;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
         sc_id d = sc_block_enabled(m)[k].domain;
@@ -306,6 +323,9 @@ static void record_histories(sc_machine *m) {
                 if (sc_is_history(c->states[h].kind)) sc_history_record(m, h);
         }
     }
+#else
+    (void)m;
+#endif
 }
 
 void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
@@ -319,7 +339,7 @@ void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
             sc_bit_clear(sc_block_invoke_pending(m), s);     /* invokes_pending stays: see sc_internal.h */
         }
     }
-    if (st->on_exit != SC_NONE) m->host->action(m->host->context, m, st->on_exit, event);
+    run_action(m, st->on_exit, event);
     if (invoked && m->host->invoke) m->host->invoke(m->host->context, m, s, false);
     configuration_remove(m, s);
     if (m->host->exited) m->host->exited(m->host->context, m, s);
@@ -329,7 +349,7 @@ void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
 
 static void exit_states(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
-    if (sc_history_count(m)) record_histories(m);
+    if (!SC_CONFIG_NO_HISTORY && sc_history_count(m)) record_histories(m);
     for (uint32_t k = m->enabled_count; k-- > 0;) {
         sc_id d = sc_block_enabled(m)[k].domain;
         if (d == SC_NONE) continue;
@@ -353,7 +373,7 @@ static void add_target_visit(sc_machine *m, sc_id s, void *stop) { add_target(m,
 static void add_target(sc_machine *m, sc_id s, sc_id stop) {
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
-    if (sc_is_history(st->kind)) {
+    if (!SC_CONFIG_NO_HISTORY && sc_is_history(st->kind)) {
         if (effective_targets(m, s, false, add_target_visit, &stop)) sc_bit_set(sc_block_history_default(m), s);
         return;
     }
@@ -384,7 +404,8 @@ static bool complete_entry_set(sc_machine *m, sc_id s) {
     return false;
 }
 
-/* ---- isInFinalState ----------------------------------------------------------------------- */
+/* ---- isInFinalState (done events only) ------------------------------------------------------ */
+#if SC_HAS_DONE_EVENTS
 static bool is_in_final_state(const sc_machine *m, sc_id s) {
     const sc_chart *c = m->chart;
     uint8_t kind = c->states[s].kind;
@@ -400,6 +421,7 @@ static bool is_in_final_state(const sc_machine *m, sc_id s) {
     }
     return false;
 }
+#endif
 
 /* ---- enterStates -------------------------------------------------------------------------
  * Enter in document order: join the configuration, onentry, <initial> content when entered
@@ -411,6 +433,7 @@ static void enter_final_state(sc_machine *m, sc_id s) {
         m->halted = true;
         return;
     }
+#if SC_HAS_DONE_EVENTS
     sc_event done = { c->states[parent].done_event, 0, 0 };
     /* donedata is evaluated only for an event that will carry it: a payload filled for a parent
      * without a done event would never reach host->release. */
@@ -425,6 +448,7 @@ static void enter_final_state(sc_machine *m, sc_id s) {
         sc_event pdone = { c->states[grandparent].done_event, 0, 0 };
         if (pdone.id != SC_NONE) raise_core_event(m, pdone);
     }
+#endif
 }
 
 /* defaultHistoryContent lives for one enterStates only. A targeted history state can lie outside
@@ -451,16 +475,12 @@ void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event
         m->invokes_pending = true;
     }
     if (m->host->entered) m->host->entered(m->host->context, m, s);
-    if (st->on_entry != SC_NONE) m->host->action(m->host->context, m, st->on_entry, event);
-    if (by_default) {
-        sc_id a = c->transitions[st->initial].action;
-        if (a != SC_NONE) m->host->action(m->host->context, m, a, event);
-    }
-    if (st->flags & SC_STATE_HAS_HISTORY) {
+    run_action(m, st->on_entry, event);
+    if (by_default) run_action(m, c->transitions[st->initial].action, event);
+    if (!SC_CONFIG_NO_HISTORY && (st->flags & SC_STATE_HAS_HISTORY)) {
         SC_FOR_EACH_CHILD(c, s, h) {
             if (!sc_is_history(c->states[h].kind) || !sc_bit_test(sc_block_history_default(m), h)) continue;
-            sc_id a = c->transitions[c->states[h].initial].action;
-            if (a != SC_NONE) m->host->action(m->host->context, m, a, event);
+            run_action(m, c->transitions[c->states[h].initial].action, event);
         }
     }
     if (st->kind == SC_FINAL) enter_final_state(m, s);
@@ -489,7 +509,7 @@ static void enter_states(sc_machine *m, const sc_event *event) {
         sc_bit_clear(sc_block_entry_set(m), s);
         sc_step_enter_state(m, s, complete_entry_set(m, s), event);
     }
-    if (sc_history_count(m)) clear_history_defaults(m, lo, hi);
+    if (!SC_CONFIG_NO_HISTORY && sc_history_count(m)) clear_history_defaults(m, lo, hi);
 }
 
 /* ---- target sets that history makes illegal ------------------------------------------------
@@ -531,8 +551,9 @@ static void drop_illegal_target_sets(sc_machine *m) {
             effective_targets(m, c->targets[t->targets_offset + j], true, mark_target, &marks);
         sc_bits_clear_range(sc_block_entry_set(m), marks.domain + 1, c->states[marks.domain].last_descendant + 1);
         if (!marks.legal) {
-            /* Dropped below, once all are judged (sc_chart_check keeps transition ids below 2^31). */
-            sc_block_enabled(m)[k].transition |= UINT32_C(0x80000000);
+            /* Dropped below, once all are judged (sc_chart_check keeps transition ids below
+             * SC_ID_TOP_BIT, which marks it meanwhile). */
+            sc_block_enabled(m)[k].transition |= SC_ID_TOP_BIT;
             dropped = true;
         }
     }
@@ -540,10 +561,10 @@ static void drop_illegal_target_sets(sc_machine *m) {
     uint32_t kept = 0;
     for (uint32_t k = 0; k < m->enabled_count; k++) {
         sc_enabled e = sc_block_enabled(m)[k];
-        if (!(e.transition & UINT32_C(0x80000000))) {
+        if (!(e.transition & SC_ID_TOP_BIT)) {
             sc_block_enabled(m)[kept++] = e;
         } else if (m->host->error) {
-            m->host->error(m->host->context, m, SC_ERR_BAD_TARGETS, e.transition & ~UINT32_C(0x80000000));
+            m->host->error(m->host->context, m, SC_ERR_BAD_TARGETS, (sc_id)(e.transition & ~SC_ID_TOP_BIT));
         }
     }
     m->enabled_count = kept;
@@ -552,15 +573,14 @@ static void drop_illegal_target_sets(sc_machine *m) {
 /* ---- microstep: exitStates, executeTransitionContent, enterStates ---------------------- */
 void sc_step_take_transition(sc_machine *m, sc_id t, const sc_event *event) {
     if (m->host->taken) m->host->taken(m->host->context, m, t, event);
-    sc_id action = m->chart->transitions[t].action;
-    if (action != SC_NONE) m->host->action(m->host->context, m, action, event);
+    run_action(m, m->chart->transitions[t].action, event);
     sc_record *record = sc_recording(m);
     if (record) record_note(record->taken, &record->taken_count, t);
 }
 
 static void microstep(sc_machine *m, const sc_event *event) {
     const sc_chart *c = m->chart;
-    for (uint32_t k = 0; k < m->enabled_count; k++) {
+    for (uint32_t k = 0; !SC_CONFIG_NO_HISTORY && k < m->enabled_count; k++) {
         if (c->transitions[sc_block_enabled(m)[k].transition].flags & SC_TRANSITION_DYNAMIC_DOMAIN) {
             drop_illegal_target_sets(m);
             break;
@@ -580,7 +600,7 @@ void sc_step_exit_interpreter(sc_machine *m) {
     for (sc_id s = sc_bit_prev(sc_block_configuration(m), 0, c->state_count); s != SC_NONE;
          s = sc_bit_prev(sc_block_configuration(m), 0, s)) {
         const sc_state *st = &c->states[s];
-        if (st->on_exit != SC_NONE) m->host->action(m->host->context, m, st->on_exit, NULL);
+        run_action(m, st->on_exit, NULL);
         if ((st->flags & SC_STATE_HAS_INVOKE) && m->host->invoke && !sc_bit_test(sc_block_invoke_pending(m), s))
             m->host->invoke(m->host->context, m, s, false);
     }
@@ -597,9 +617,9 @@ static sc_status complete_macrostep(sc_machine *m) {
     uint32_t steps = 0;             /* eventless microsteps taken + internal events consumed */
     for (;;) {
         while (!m->halted) {
-            if (m->eventless_states) select_transitions(m, NULL);
+            if (!SC_CONFIG_NO_EVENTLESS && m->eventless_states) select_transitions(m, NULL);
             else m->enabled_count = 0;
-            if (!m->enabled_count && m->internal.count == 0) break;    /* macrostepDone */
+            if (!m->enabled_count && sc_internal_count(m) == 0) break;    /* macrostepDone */
             /* Counted only when there is work, so a macrostep of exactly max_steps steps
              * completes; the next one is refused before it starts (between two microsteps). */
             if (steps++ >= m->max_steps) return SC_ERR_RUNAWAY;
@@ -607,11 +627,13 @@ static sc_status complete_macrostep(sc_machine *m) {
             if (m->enabled_count) {
                 microstep(m, NULL);
             } else {
+#if !SC_CONFIG_NO_CONTENT
                 sc_event internal;
                 sc_queue_pop(&m->internal, m->internal_slots, &internal);
                 select_transitions(m, &internal);
                 if (m->enabled_count) microstep(m, &internal);
                 sc_step_release(m, &internal);
+#endif
             }
             if (m->failure != SC_OK && !m->halted) return take_failure(m);
         }
@@ -626,7 +648,7 @@ static sc_status complete_macrostep(sc_machine *m) {
             if (m->host->invoke) m->host->invoke(m->host->context, m, s, true);
         }
         m->invokes_pending = false;
-        if (m->internal.count == 0) return SC_OK;
+        if (sc_internal_count(m) == 0) return SC_OK;
     }
 }
 
@@ -637,8 +659,7 @@ sc_status sc_step_enter_initial(sc_machine *m) {
     sc_block_enabled(m)[0].transition = initial;
     sc_block_enabled(m)[0].domain = 0;
     m->enabled_count = 1;
-    sc_id action = c->transitions[initial].action;
-    if (action != SC_NONE) m->host->action(m->host->context, m, action, NULL);
+    run_action(m, c->transitions[initial].action, NULL);
     enter_states(m, NULL);
     if (m->failure != SC_OK && !m->halted) return take_failure(m);
     return complete_macrostep(m);
@@ -663,7 +684,7 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
 sc_status sc_step_complete(sc_machine *m, bool handled) {
     sc_status status = SC_OK;
     if (m->failure != SC_OK && !m->halted) status = take_failure(m);
-    else if (m->halted || m->eventless_states || m->internal.count || m->invokes_pending)
+    else if (m->halted || (!SC_CONFIG_NO_EVENTLESS && m->eventless_states) || sc_internal_count(m) || m->invokes_pending)
         status = complete_macrostep(m);
     if (status < 0) return status;
     return handled ? SC_OK : SC_UNHANDLED;

@@ -24,8 +24,9 @@
  *     sc_machine_dispatch(m, ev);
  *     sc_machine_destroy(m);
  *
- * Every exported symbol is prefixed sc_. All indices are uint32_t (sc_id), so charts with
- * millions of states and transitions are representable; bit arrays are sized per chart.
+ * Every exported symbol is prefixed sc_. All indices are sc_id, uint32_t by default, so charts
+ * with millions of states and transitions are representable (SC_CONFIG_ID_BITS narrows them for
+ * small charts on small targets); bit arrays are sized per chart.
  */
 #ifndef SC_CORE_H
 #define SC_CORE_H
@@ -46,6 +47,27 @@
  *   SC_CONFIG_NO_GUARDS=1       leave guards out (conditionMatch and its host call): a chart
  *                               whose transitions have a guard is refused by sc_chart_check (and
  *                               so by sc_machine_init/create) with SC_ERR_UNSUPPORTED.
+ *   SC_CONFIG_NO_HISTORY=1      leave history states out (records, their defaults, transitions
+ *                               to them; sc_history.c compiles to nothing): a chart with an
+ *                               SC_HISTORY_SHALLOW or SC_HISTORY_DEEP state is refused.
+ *   SC_CONFIG_NO_EVENTLESS=1    leave eventless transitions and done events out (the eventless
+ *                               selection pass, done.state.<id>, isInFinalState, donedata): a
+ *                               chart with a transition without events in a state's list, or a
+ *                               final state below the root (done events), is refused.
+ *   SC_CONFIG_NO_CONTENT=1      leave executable content and the internal queue out (the action
+ *                               calls, sc_machine_raise and sc_machine_set_internal_queue, which
+ *                               then return SC_ERR_UNSUPPORTED, the internal-event loop): a chart
+ *                               with an on_entry, on_exit or transition action, or a final state
+ *                               below the root (its done event is raised internally), is refused.
+ *   SC_CONFIG_NO_DELAYED=1      the firmware has no timers: a chart flagged SC_CHART_DELAYED_SENDS
+ *                               (its content starts and cancels timers) is refused. The core has
+ *                               no clock of its own; the switch keeps such a chart out of a build
+ *                               whose host provides none.
+ *   SC_CONFIG_ID_BITS=8|16|32   the width of sc_id (default 32). Narrower ids shrink the tables,
+ *                               the enabled list and, with 16 bits or fewer, sc_event to 8 bytes
+ *                               on a 32-bit target (sc_event_flags is then 16 bits). A chart whose
+ *                               counts or pools reach the three reserved ids at the top of the
+ *                               width (SC_NONE, SC_EVENT_ANY, SC_EVENT_UNKNOWN) is refused.
  *
  *     cc -std=c11 -Os -DSC_CONFIG_NO_PLAN_CACHE=1 -ICStateCore/include -c CStateCore/sc_*.c
  */
@@ -57,6 +79,27 @@
 #endif
 #ifndef SC_CONFIG_NO_PARALLEL
 #define SC_CONFIG_NO_PARALLEL 0
+#endif
+#ifndef SC_CONFIG_NO_HISTORY
+#define SC_CONFIG_NO_HISTORY 0
+#endif
+#ifndef SC_CONFIG_NO_EVENTLESS
+#define SC_CONFIG_NO_EVENTLESS 0
+#endif
+#ifndef SC_CONFIG_NO_CONTENT
+#define SC_CONFIG_NO_CONTENT 0
+#endif
+#ifndef SC_CONFIG_NO_DELAYED
+#define SC_CONFIG_NO_DELAYED 0
+#endif
+#ifndef SC_CONFIG_ID_BITS
+#define SC_CONFIG_ID_BITS 32
+#endif
+#if SC_CONFIG_ID_BITS != 8 && SC_CONFIG_ID_BITS != 16 && SC_CONFIG_ID_BITS != 32
+#error "SC_CONFIG_ID_BITS must be 8, 16 or 32"
+#endif
+#if SC_CONFIG_ID_BITS != 32 && !SC_CONFIG_NO_PLAN_CACHE
+#error "SC_CONFIG_ID_BITS below 32 needs SC_CONFIG_NO_PLAN_CACHE=1 (the plan cache's sizes in SC_MACHINE_SIZE are for 32-bit ids)"
 #endif
 
 #include <stdbool.h>
@@ -71,17 +114,36 @@ extern "C" {
  * Ids and status codes
  * ------------------------------------------------------------------------------------- */
 
-/** Index of a state, transition, event, guard or action. */
+/** Index of a state, transition, event, guard or action: SC_CONFIG_ID_BITS wide (default 32). */
+/* SC_NONE ("no such thing": no parent, no action, no guard, a targetless transition's domain) is
+ * the largest sc_id; SC_EVENT_ANY (the descriptor "*", matching every event) and SC_EVENT_UNKNOWN
+ * (an event whose name, and no prefix of it, the chart knows: matches "*" only) are the two below
+ * it, so every count of a chart stays below SC_EVENT_UNKNOWN (sc_chart_check). Plain literals, so
+ * Swift imports them. */
+#if SC_CONFIG_ID_BITS == 8
+typedef uint8_t sc_id;
+#define SC_NONE ((sc_id)0xFFu)
+#define SC_EVENT_ANY ((sc_id)0xFEu)
+#define SC_EVENT_UNKNOWN ((sc_id)0xFDu)
+#elif SC_CONFIG_ID_BITS == 16
+typedef uint16_t sc_id;
+#define SC_NONE ((sc_id)0xFFFFu)
+#define SC_EVENT_ANY ((sc_id)0xFFFEu)
+#define SC_EVENT_UNKNOWN ((sc_id)0xFFFDu)
+#else
 typedef uint32_t sc_id;
-
-/** "No such thing": no parent, no action, no guard, targetless transition's domain. */
 #define SC_NONE ((sc_id)0xFFFFFFFFu)
-
-/** Descriptor id that matches every event (the SCXML descriptor "*"). */
 #define SC_EVENT_ANY ((sc_id)0xFFFFFFFEu)
-
-/** Event id for an event whose name (and no prefix of it) is known to the chart: matches "*" only. */
 #define SC_EVENT_UNKNOWN ((sc_id)0xFFFFFFFDu)
+#endif
+
+/** sc_event.flags: 32 bits, or 16 with ids of 16 bits or fewer, so an event is 8 bytes on a
+ * 32-bit target. */
+#if SC_CONFIG_ID_BITS < 32
+typedef uint16_t sc_event_flags;
+#else
+typedef uint32_t sc_event_flags;
+#endif
 
 /** Result of an sc_ call. Negative values are errors, non-negative values are outcomes. */
 typedef enum sc_status {
@@ -216,6 +278,13 @@ typedef struct sc_chart {
  */
 #define SC_CHART_QUIET_CONTENT 0x1u
 
+/**
+ * sc_chart.flags: the chart's executable content starts and cancels timers (<send> with a delay,
+ * <cancel>), which the host provides. A core built with SC_CONFIG_NO_DELAYED (a firmware with no
+ * timers) refuses the chart. `statechart generate c` sets it for such documents.
+ */
+#define SC_CHART_DELAYED_SENDS 0x2u
+
 /** The filter bit an event or descriptor id contributes to own_mask/path_mask/event masks. */
 static inline uint64_t sc_event_bit(sc_id id) {
     return id == SC_EVENT_ANY ? ~SC_MASK_EVENTLESS : (UINT64_C(1) << (id % 63u));
@@ -224,7 +293,8 @@ static inline uint64_t sc_event_bit(sc_id id) {
 /** What sc_chart_check found wrong: the offending table and index. */
 typedef struct sc_chart_error {
     const char *message;    /**< static string: what invariant is broken */
-    const char *table;      /**< "states", "transitions", "events", "targets", "descriptors" */
+    const char *table;      /**< "states", "transitions", "events", "targets", "descriptors", or
+                                 "chart" for sc_chart.flags */
     uint32_t index;
 } sc_chart_error;
 
@@ -264,7 +334,7 @@ sc_status sc_chart_fill_masks(const sc_chart *chart, sc_state *states, sc_event_
 /** An event instance: an interned id plus an opaque word the host uses for payloads. */
 typedef struct sc_event {
     sc_id id;               /**< sc_event_info index, or SC_EVENT_UNKNOWN */
-    uint32_t flags;         /**< host-defined (e.g. internal/external/platform origin) */
+    sc_event_flags flags;   /**< host-defined (e.g. internal/external/platform origin) */
     uintptr_t data;         /**< host-defined payload handle, carried untouched */
 } sc_event;
 
@@ -405,7 +475,8 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  *   has_parallel           1 when a state is SC_PARALLEL, else 0
  *   has_guards             1 when a transition has a guard, else 0
  *   internal_slots, external_slots   the capacities the machine gets (sc_options, defaults
- *                          resolved; 0 for SC_QUEUE_NONE)
+ *                          resolved; 0 for SC_QUEUE_NONE; internal_slots counts for nothing
+ *                          with SC_CONFIG_NO_CONTENT, which has no internal queue)
  *
  *     static uint64_t block[(SC_MACHINE_SIZE(3, 2, 1, 2, 0, 0, 0, 0, 0, 0, 1) + 7u) / 8u];
  *
@@ -445,7 +516,7 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
      + (size_t)(history_record_words) * 8u + SC_SIZE_ROUND8_((size_t)(history_states) * 8u)         \
      + SC_SIZE_ROUND8_((size_t)(max_active_atomic) * 2u * sizeof(sc_id))                             \
      + SC_SIZE_ROUND8_((size_t)(external_slots) * sizeof(sc_event))                                  \
-     + SC_SIZE_ROUND8_((size_t)(internal_slots) * sizeof(sc_event)))
+     + (SC_CONFIG_NO_CONTENT ? 0u : SC_SIZE_ROUND8_((size_t)(internal_slots) * sizeof(sc_event))))
 
 /**
  * Builds a machine inside the caller's block `memory` of `size` bytes (static allocation).

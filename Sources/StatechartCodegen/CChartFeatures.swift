@@ -24,12 +24,14 @@ struct CChartFeatures {
     /// Eventless transitions, or final states whose entry raises `done.state.<id>`.
     var needsEventless = false
     /// The internal queue and what fills it: executable content that generates C, a guard calling
-    /// a host function (its failure raises `error.execution`), or done events.
+    /// a host function (its failure raises `error.execution`), or done events; and any action id
+    /// in the tables (a core built with `SC_CONFIG_NO_CONTENT` refuses those, empty or not).
     var needsContent = false
     /// `<send>` with a delay or `<cancel>`.
     var needsDelayed = false
     /// 8, 16 or 32: the narrowest id width every index and count of the tables fits, with the
-    /// three ids `SC_NONE`, `SC_EVENT_ANY` and `SC_EVENT_UNKNOWN` kept free at its top.
+    /// three ids `SC_NONE`, `SC_EVENT_ANY` and `SC_EVENT_UNKNOWN` kept free at its top and the
+    /// transitions below its top bit (sc_chart_check's limits).
     var idBits = 32
 
     /// Reads the tables `chart` (flags as written: `chartFlags`); `content` is whether an action
@@ -37,6 +39,7 @@ struct CChartFeatures {
     /// cancels timers.
     init(_ chart: sc_chart, chartFlags: UInt32, guardCount: Int, actionCount: Int, content: Bool, delayed: Bool) {
         var needsDoneEvents = false
+        var hasActions = false
         let quiet = chartFlags & SC_CHART_QUIET_CONTENT != 0
         var silent = true
         states = Int(chart.state_count)
@@ -61,6 +64,7 @@ struct CChartFeatures {
                 historyRecordWords += (Int(chart.states[parent].last_descendant) - parent + 63) / 64
             }
             if state.flags & UInt8(SC_STATE_HAS_INVOKE) != 0 { hasInvoke = true }
+            if state.on_entry != SC_NONE || state.on_exit != SC_NONE { hasActions = true }
             if (!quiet && (state.on_entry != SC_NONE || state.on_exit != SC_NONE)) || state.done_event != SC_NONE
                 || state.flags & UInt8(SC_STATE_HAS_INVOKE | SC_STATE_HAS_HISTORY | SC_STATE_HAS_DONEDATA) != 0 {
                 silent = false
@@ -73,16 +77,18 @@ struct CChartFeatures {
         for t in 0..<Int(chart.transition_count) {
             let transition = chart.transitions[t]
             if transition.guard != SC_NONE { hasGuards = true }
+            if transition.action != SC_NONE { hasActions = true }
             if !quiet && transition.action != SC_NONE { silent = false }
         }
         maxActiveAtomic = min(maxActiveAtomic, atomicStates)
         needsEventless = needsEventless || needsDoneEvents
         if silent { (internalSlots, externalSlots) = (0, 1) }
-        needsContent = content || needsDoneEvents
+        needsContent = content || needsDoneEvents || hasActions
         needsDelayed = delayed
         let largest = [Int(chart.state_count), Int(chart.transition_count), Int(chart.event_count),
                        Int(chart.target_pool_count), Int(chart.descriptor_pool_count), guardCount, actionCount].max() ?? 0
-        idBits = [8, 16].first { largest <= (1 << $0) - 4 } ?? 32
+        // Transition ids also stay below the top bit (the core marks enabled entries with it).
+        idBits = [8, 16].first { largest <= (1 << $0) - 4 && Int(chart.transition_count) <= 1 << ($0 - 1) } ?? 32
     }
 
     /// The switches of `NAME_config.h`, in the order written: name, value, and why.

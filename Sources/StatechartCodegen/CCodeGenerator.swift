@@ -46,7 +46,8 @@ public struct CGeneratedFiles: Sendable {
     /// `sc_chart.flags` of the generated chart: `SC_CHART_QUIET_CONTENT` when its guards and
     /// actions are all empty C (no `<raise>`, `<send>`, nor content that could raise
     /// `error.execution`), so its machines get the core's silent queue defaults (no internal
-    /// slot, one external); else 0.
+    /// slot, one external); `SC_CHART_DELAYED_SENDS` when its content starts or cancels timers
+    /// (a core built with `SC_CONFIG_NO_DELAYED` refuses it).
     public var chartFlags: UInt32 = 0
 
     /// The files as (file name, contents), in the order they are written.
@@ -214,7 +215,7 @@ public enum CCodeGenerator {
         let quiet = guardCases.isEmpty && actionCases.allSatisfy { $0.1.isEmpty }
         let parts = CParts(compiled: compiled, names: names, hooks: hooks, origin: fileName,
                            guardCases: guardCases, actionCases: actionCases,
-                           chartFlags: quiet ? SC_CHART_QUIET_CONTENT : 0)
+                           chartFlags: (quiet ? SC_CHART_QUIET_CONTENT : 0) | (hooks.timers ? SC_CHART_DELAYED_SENDS : 0))
         return CGeneratedFiles(name: prefix, header: CHeaderWriter.header(parts), source: CHeaderWriter.source(parts),
                                config: CConfigWriter.config(parts),
                                traceMain: traceMain ? CTraceMainWriter.main(parts) : nil, warnings: machine.warnings,

@@ -79,8 +79,12 @@ public enum CTableWriter {
     /// `sc_chart.flags`, by name, when any is set.
     private static func flagsField(_ flags: UInt32) -> String {
         guard flags != 0 else { return "" }
-        let named = flags == SC_CHART_QUIET_CONTENT ? "SC_CHART_QUIET_CONTENT" : "0x\(String(flags, radix: 16))u"
-        return "\n    .flags = \(named),"
+        var names: [String] = []
+        if flags & SC_CHART_QUIET_CONTENT != 0 { names.append("SC_CHART_QUIET_CONTENT") }
+        if flags & SC_CHART_DELAYED_SENDS != 0 { names.append("SC_CHART_DELAYED_SENDS") }
+        let other = flags & ~(SC_CHART_QUIET_CONTENT | SC_CHART_DELAYED_SENDS)
+        if other != 0 { names.append("0x\(String(other, radix: 16))u") }
+        return "\n    .flags = \(names.joined(separator: " | ")),"
     }
 
     private static func pool(_ name: String, _ values: UnsafePointer<sc_id>?, _ count: Int) -> String {

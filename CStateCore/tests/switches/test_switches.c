@@ -1,6 +1,6 @@
 /*
  * test_switches.c - one program per core build switch (Makefile: test-switches): built with a
- * SC_CONFIG_NO_* switch, the core refuses a chart that needs the feature with SC_ERR_UNSUPPORTED
+ * SC_CONFIG_NO_* switch (or SC_CONFIG_ID_BITS below 32), the core refuses a chart that needs the feature with SC_ERR_UNSUPPORTED
  * (sc_chart_check naming the table and index, sc_machine_create returning NULL), and still runs
  * a chart that does not.
  *
@@ -29,9 +29,18 @@ static sc_state states[3];
 static sc_transition transitions[2];
 static const sc_id targets[] = { 2, 1 };
 static const sc_id descriptors[] = { 0 };
-static sc_event_info events[] = { { .prefix = SC_NONE } };
+/* With narrow ids (SC_CONFIG_ID_BITS), the chart that needs more has as many events as the ids
+ * reserve at their top: one more than the build can number. */
+#if SC_CONFIG_ID_BITS < 32
+#define EVENT_SLOTS ((uint32_t)SC_EVENT_UNKNOWN)
+#else
+#define EVENT_SLOTS 1u
+#endif
+static sc_event_info events[EVENT_SLOTS];
 
 static sc_chart make_chart(bool needs_feature) {
+    uint32_t chart_flags = 0, event_count = 1;
+    for (uint32_t e = 0; e < EVENT_SLOTS; e++) events[e] = (sc_event_info){ .prefix = SC_NONE, .mask = sc_event_bit((sc_id)e) };
     memset(states, 0, sizeof states);
     memset(transitions, 0, sizeof transitions);
     states[0] = (sc_state){ .parent = SC_NONE, .last_descendant = 2, .kind = SC_COMPOUND, .initial = 1,
@@ -53,14 +62,34 @@ static sc_chart make_chart(bool needs_feature) {
         states[2].kind = SC_PARALLEL;       /* b: a parallel state (of no regions) */
 #define REFUSED_TABLE "states"
 #define REFUSED_INDEX 2
+#elif SC_CONFIG_NO_HISTORY
+        states[2].kind = SC_HISTORY_DEEP;   /* b: a history state */
+#define REFUSED_TABLE "states"
+#define REFUSED_INDEX 2
+#elif SC_CONFIG_NO_EVENTLESS
+        transitions[0].event_count = 0;     /* a --> b without an event */
+#define REFUSED_TABLE "transitions"
+#define REFUSED_INDEX 0
+#elif SC_CONFIG_NO_CONTENT
+        states[1].on_entry = 0;             /* a runs an action on entry */
+#define REFUSED_TABLE "states"
+#define REFUSED_INDEX 1
+#elif SC_CONFIG_NO_DELAYED
+        chart_flags = SC_CHART_DELAYED_SENDS;   /* its content starts timers */
+#define REFUSED_TABLE "chart"
+#define REFUSED_INDEX 0
+#elif SC_CONFIG_ID_BITS < 32
+        event_count = EVENT_SLOTS;          /* more events than the ids can number */
+#define REFUSED_TABLE "events"
+#define REFUSED_INDEX 0
 #else
 #define REFUSED_TABLE "(a switch)"
 #define REFUSED_INDEX 0
 #endif
     }
     sc_chart c = { .states = states, .state_count = 3, .transitions = transitions, .transition_count = 2,
-                   .events = events, .event_count = 1, .targets = targets, .target_pool_count = 2,
-                   .descriptors = descriptors, .descriptor_pool_count = 1 };
+                   .events = events, .event_count = event_count, .targets = targets, .target_pool_count = 2,
+                   .descriptors = descriptors, .descriptor_pool_count = 1, .flags = chart_flags };
     sc_chart_fill_masks(&c, states, events);
     return c;
 }
@@ -78,6 +107,11 @@ int main(void) {
     if (m) {
         CHECK(sc_machine_start(m) == SC_OK && sc_machine_is_active(m, 1), "it starts in a");
         CHECK(sc_machine_dispatch(m, (sc_event){ 0, 0, 0 }) == SC_OK && sc_machine_is_active(m, 2), "go takes it to b");
+#if SC_CONFIG_NO_CONTENT
+        /* No internal queue in this build: a raise is refused, and nothing is queued. */
+        CHECK(sc_machine_raise(m, (sc_event){ 0, 0, 0 }) == SC_ERR_UNSUPPORTED && sc_machine_internal_count(m) == 0,
+              "sc_machine_raise is refused with SC_ERR_UNSUPPORTED");
+#endif
         sc_machine_destroy(m);
     }
     sc_chart needing = make_chart(true);
@@ -87,7 +121,7 @@ int main(void) {
     CHECK(error.table && strcmp(error.table, REFUSED_TABLE) == 0 && error.index == REFUSED_INDEX,
           "the refusal names %s %u: %s %u", REFUSED_TABLE, (unsigned)REFUSED_INDEX,
           error.table ? error.table : "(none)", (unsigned)error.index);
-    CHECK(error.message && strstr(error.message, "SC_CONFIG_NO_"), "the message names the switch: %s",
+    CHECK(error.message && strstr(error.message, "SC_CONFIG_"), "the message names the switch: %s",
           error.message ? error.message : "(none)");
     CHECK(sc_machine_create(&needing, &host, NULL) == NULL, "no machine is made of it");
     printf("%s: %d failed\n", SWITCH_NAME, failures);
