@@ -93,7 +93,7 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
     if (SC_CONFIG_NO_CONTENT) l->internal_cap = 0;      /* no internal queue: nothing raises */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
-    size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes(c, l->words));
+    size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_layout(c, l->words, NULL));
     size += ((size_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words) * sizeof(uint64_t);
     size += (size_t)l->history_words * sizeof(uint64_t);
     size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
@@ -119,7 +119,7 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
 
     uint8_t *p = memory;
     sc_machine *m = (sc_machine *)(void *)p;
-    p += SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_cache_bytes(chart, l.words));
+    p += SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_layout(chart, l.words, NULL));
     m->chart = chart;
     m->host = host;
     m->observers = observers_of(host);
@@ -151,7 +151,7 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     sc_history_index_build(m);
 #endif
     sc_step_count_configuration(m);
-    sc_plan_init(m);
+    sc_plan_layout(m->chart, m->words, m);
     sc_plan_track(m);
     sc_plan_gate(m);
     return m;
@@ -313,7 +313,7 @@ __attribute__((noinline))
 #endif
 static sc_status dispatch_words(sc_machine *m, sc_plan *set, sc_event event) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    sc_plan *plan = sc_plan_find_words(m, cache, set, event.id);
+    sc_plan *plan = sc_plan_find(m, cache, set, event.id);
     return plan ? dispatch_fast(m, cache, plan, event) : dispatch_event(m, event);
 }
 #endif

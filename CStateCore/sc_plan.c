@@ -1,19 +1,15 @@
-/*
- * sc_plan.c - the microstep cache; see sc_plan.h for what a plan is. On a miss the algorithm runs
- * the microstep with a record (record_microstep); keep() judges the record and stores it as a
- * plan. Plans are set associative by configuration (the event picks the way); a plan depends on
- * the chart alone (a MASKS plan on the observers too: sc_machine_set_host forgets every plan when
- * they change), so none goes stale, not even across sc_machine_restore.
- */
+/* sc_plan.c - the microstep cache (sc_plan.h). On a miss the algorithm runs the microstep with a
+ * record (record_microstep) and keep() stores its plan. A plan depends on the chart alone (a MASKS
+ * plan on the observers too: sc_machine_set_host forgets them), so none goes stale, even across
+ * sc_machine_restore. */
 #include "sc_plan.h"
 
 #if !SC_CONFIG_NO_PLAN_CACHE
 
-_Static_assert(sizeof(sc_plan) == 24, "a plan is 24 bytes: a small chart's machine holds four");
-_Static_assert(sizeof(sc_plan_cache) == 16, "the cache header is 16 bytes (8-aligned plans follow)");
+_Static_assert(sizeof(sc_plan) == 24 && sizeof(sc_plan_cache) == 16, "a plan is 24 bytes, the header 16 (8-aligned plans follow)");
 _Static_assert(sizeof(sc_plan_step) % sizeof(uint64_t) == 0, "what follows the steps is 8-aligned");
-_Static_assert(SC_PLAN_STEP_STATES <= 16 && SC_PLAN_STEP_GUARDS <= 8, "entry_defaults, guard_outcomes: a bit each");
-_Static_assert(SC_PLAN_STEP_STATES <= SC_RECORD_MAX && SC_PLAN_STEP_GUARDS <= 64, "a step is copied from a record");
+_Static_assert(SC_PLAN_STEP_STATES <= 16 && SC_PLAN_STEP_GUARDS <= 8 && SC_PLAN_STEP_STATES <= SC_RECORD_MAX,
+               "entry_defaults, guard_outcomes: a bit each; a step is copied from a record");
 _Static_assert((sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS * sizeof(sc_plan)) / 8u <= UINT8_MAX, "set, plan_count fit a byte");
 _Static_assert(sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS *
                (sizeof(sc_plan) + sizeof(sc_plan_step) + 2u * SC_PLAN_MAX_KEY_WORDS * sizeof(uint64_t)) <= UINT16_MAX,
@@ -23,9 +19,8 @@ _Static_assert(sizeof(sc_plan_cache) + SC_PLAN_MAX_SETS * SC_PLAN_WAYS *
 sc_plan_stats sc_plan_counters;
 #endif
 
-/* Whether machines keyed by words keep steps: charts with guards or invocations (the facts
- * SC_MACHINE_SIZE in sc_core.h is given). Other charts' microsteps with callbacks run the
- * algorithm. */
+/* Whether machines keyed by words keep steps: charts with guards or invocations (the facts that
+ * SC_MACHINE_SIZE in sc_core.h is given); other charts' microsteps with callbacks run the algorithm. */
 static bool chart_calls_back(const sc_chart *c) {
     for (sc_id t = 0; t < c->transition_count; t++)
         if (c->transitions[t].guard != SC_NONE) return true;
@@ -49,8 +44,8 @@ static uint32_t sets_for(const sc_chart *c) {
     return sets;
 }
 
-/* The cache's layout for a chart (sc_plan_cache), written into `cache` if not NULL; its bytes. */
-static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
+size_t sc_plan_layout(const sc_chart *c, uint32_t words, sc_machine *m) {
+    sc_plan_cache *cache = m ? sc_plan_cache_of(m) : NULL;
     const uint32_t sets = sets_for(c);
     const size_t plans = (size_t)sets * SC_PLAN_WAYS;
     const uint32_t key_words = words > 1 && words <= SC_PLAN_MAX_KEY_WORDS ? words : 0;
@@ -65,10 +60,6 @@ static size_t layout(const sc_chart *c, uint32_t words, sc_plan_cache *cache) {
     }
     return words_at + plans * 2u * key_words * sizeof(uint64_t);
 }
-
-size_t sc_plan_cache_bytes(const sc_chart *c, uint32_t words) { return layout(c, words, NULL); }
-
-void sc_plan_init(sc_machine *m) { layout(m->chart, m->words, sc_plan_cache_of(m)); }
 
 static sc_plan_step *step_of(sc_plan_cache *cache, const sc_plan *p) {
     return (sc_plan_step *)(void *)(cache->plans + cache->plan_count) + (p - cache->plans);
@@ -93,18 +84,17 @@ uint64_t sc_plan_key_of_words(sc_machine *m) {
     return leaf == SC_NONE ? 0 : leaf;
 }
 
-/* Word loops rather than memcmp/memcpy: keys are 2 to SC_PLAN_MAX_KEY_WORDS words. */
-sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_plan *set, sc_id event) {
+/* Word loops rather than memcmp: keys with words are 2 to SC_PLAN_MAX_KEY_WORDS words (n is 0
+ * for one-word keys, which the key itself decides). */
+sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_plan *set, sc_id event) {
     uint32_t n = cache->key_words;
     const uint64_t *words = sc_plan_words(cache, set);
-    for (uint32_t w = 0; w < SC_PLAN_WAYS; w++, words += 2u * n) {
-        sc_plan *p = set + w;
-        if (p->key != cache->key || p->event != event) continue;
-        uint32_t i = 0;
-        while (i < n && words[i] == sc_block_configuration(m)[i]) i++;
+    for (uint32_t w = 0, i; w < SC_PLAN_WAYS; w++, words += 2u * n) {
+        if (set[w].key != cache->key || set[w].event != event) continue;
+        for (i = 0; i < n && words[i] == sc_block_configuration(m)[i]; i++) {}
         if (i < n) continue;
-        SC_PLAN_COUNT(multiword_replays);
-        return p;
+        if (n) SC_PLAN_COUNT(multiword_replays);
+        return set + w;
     }
     return NULL;
 }
@@ -124,16 +114,12 @@ static uint8_t kind_of(sc_machine *m, const sc_record *r) {
         if (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN) return SC_PLAN_COMPUTE;
         if (t->action != SC_NONE) quiet = false;
     }
-    for (uint32_t i = 0; i < r->exit_count; i++) {
-        const sc_state *st = &c->states[r->exits[i]];
+    for (uint32_t i = 0; i < r->exit_count + r->entry_count; i++) {    /* exits, then entries */
+        const uint32_t e = i - r->exit_count;   /* the entry's index, when i >= exit_count */
+        const sc_state *st = &c->states[i < r->exit_count ? r->exits[i] : r->entries[e]];
         if (st->flags & SC_STATE_HAS_HISTORY) return SC_PLAN_COMPUTE;
-        if (st->on_exit != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE)) quiet = false;
-    }
-    for (uint32_t i = 0; i < r->entry_count; i++) {
-        const sc_state *st = &c->states[r->entries[i]];
-        if (st->flags & SC_STATE_HAS_HISTORY) return SC_PLAN_COMPUTE;
-        if (st->on_entry != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE) || st->kind == SC_FINAL) quiet = false;
-        if (((r->entry_defaults >> i) & 1u) && c->transitions[st->initial].action != SC_NONE) quiet = false;
+        if ((i < r->exit_count ? st->on_exit : st->on_entry) != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE)) quiet = false;
+        if (i >= r->exit_count && (st->kind == SC_FINAL || (((r->entry_defaults >> e) & 1u) && c->transitions[st->initial].action != SC_NONE))) quiet = false;
     }
     if (quiet && (m->words == 1 || cache->key_words) && m->eventless_states <= UINT8_MAX) return SC_PLAN_MASKS;
     bool fits = r->exit_count + r->entry_count <= SC_PLAN_STEP_STATES && r->taken_count <= SC_PLAN_STEP_TAKEN;
@@ -160,8 +146,8 @@ static void keep(sc_machine *m, uint64_t key, sc_id event, const sc_record *r, c
         plan.next_set = sc_plan_set_of(cache, plan.next_key);
         plan.eventless_after = (uint8_t)m->eventless_states;
     }
-    if (!plan.flags && m->eventless_states == 0 && plan.kind == SC_PLAN_MASKS) plan.flags = SC_PLAN_ENDS_MASKS;
-    if (!plan.flags && m->eventless_states == 0 && plan.kind == SC_PLAN_UNHANDLED) plan.flags = SC_PLAN_ENDS_UNHANDLED;
+    if (!plan.flags && m->eventless_states == 0)
+        plan.flags = plan.kind == SC_PLAN_MASKS ? SC_PLAN_ENDS_MASKS : plan.kind == SC_PLAN_UNHANDLED ? SC_PLAN_ENDS_UNHANDLED : 0;
     sc_plan *slot = slot_for(cache, key, event);
     *slot = plan;
     if (cache->steps && plan.kind != SC_PLAN_COMPUTE) {
@@ -187,11 +173,10 @@ static void keep(sc_machine *m, uint64_t key, sc_id event, const sc_record *r, c
 static bool record_microstep(sc_machine *m, uint64_t key, const sc_event *event, uint32_t answered, uint64_t outcomes) {
     uint64_t before[SC_PLAN_MAX_KEY_WORDS];
     memcpy(before, sc_block_configuration(m), sc_plan_cache_of(m)->key_words * sizeof(uint64_t));
-    sc_record record;
-    record.guard_count = record.exit_count = record.taken_count = record.entry_count = 0;
+    sc_record record;   /* the counts, not the arrays, are zeroed: misses stay cheap */
+    record.guard_count = record.exit_count = record.taken_count = record.entry_count = record.entry_defaults = 0;
     record.answered = answered;
     record.guard_outcomes = outcomes;
-    record.entry_defaults = 0;
     m->record = &record;
     bool taken = sc_step_select(m, event);
     if (taken) sc_step_microstep(m, event);
@@ -237,12 +222,8 @@ bool sc_plan_replay(sc_machine *m, sc_plan *found, const sc_event *event) {
 bool sc_plan_take_event(sc_machine *m, const sc_event *event) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     if (!cache->key) return sc_step_external_microstep(m, event);
-    sc_plan *set = sc_plan_set_at(cache, cache->set), *found = NULL;
-    if (cache->key_words) found = sc_plan_find_words(m, cache, set, event->id);
-    for (uint32_t w = 0; !cache->key_words && !found && w < SC_PLAN_WAYS; w++)
-        if (set[w].event == event->id && set[w].key == cache->key) found = set + w;
-    if (found) return sc_plan_replay(m, found, event);
-    return record_microstep(m, cache->key, event, 0, 0);
+    sc_plan *found = sc_plan_find(m, cache, sc_plan_set_at(cache, cache->set), event->id);
+    return found ? sc_plan_replay(m, found, event) : record_microstep(m, cache->key, event, 0, 0);
 }
 
 #else

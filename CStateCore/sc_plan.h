@@ -28,18 +28,16 @@
  *
  * A plan's kind:
  *   SC_PLAN_UNHANDLED  the event enabled nothing.
- *   SC_PLAN_MASKS      no callback was made: the replay copies the configuration after it
- *                      (keys with words only), whatever the number of transitions.
+ *   SC_PLAN_MASKS      no callback, a key of words: the replay copies the configuration after it.
  *   SC_PLAN_STEPS      the exits, transitions and entries of its sc_plan_step, replayed through
  *                      sc_step_exit_state, sc_step_take_transition and sc_step_enter_state.
  *   SC_PLAN_COMPUTE    not replayable (see above, or too large for an sc_plan_step): the
  *                      algorithm runs it every time.
  * and its flags:
- *   SC_PLAN_GUARDED    selection consulted guards: the replay asks the recorded guards
- *                      (sc_plan_step.guards) in order and applies the plan only if each gives its
- *                      recorded outcome. At the first that does not, the algorithm selects, told
- *                      the outcomes asked so far (no guard is asked twice), and its record
- *                      replaces the plan.
+ *   SC_PLAN_GUARDED    selection consulted guards: the replay asks them (sc_plan_step.guards) in
+ *                      order and applies the plan only if each gives its recorded outcome; at the
+ *                      first that does not, the algorithm selects, told the outcomes asked so far
+ *                      (no guard is asked twice), and its record replaces the plan.
  *   SC_PLAN_ENDS_UNHANDLED, SC_PLAN_ENDS_MASKS  an UNHANDLED or MASKS plan, not guarded, with no
  *                      eventless transition after it: its replay is the whole macrostep, so
  *                      sc_machine_dispatch's fast path returns right after it (one byte tested).
@@ -82,8 +80,8 @@ typedef struct sc_plan_step {
  * pairs), then arrays indexed like the plans:  | header | plans | steps | words |
  * A configuration's plans are in the set its key selects (sc_plan_set_of), whatever the event;
  * a MASKS plan notes the set it leaves to, so a replay finds the next plans without hashing.
- * steps: charts with guards or invocations, and machines keyed by their leaf. words (keys with words): each plan's key words, then the words after
- * its MASKS microstep.
+ * steps: charts with guards or invocations, and machines keyed by their leaf. words (keys with
+ * words): each plan's key words, then the words after its MASKS microstep.
  */
 typedef struct sc_plan_cache {
     uint64_t key;               /* between macrosteps: the key of the configuration, or 0 */
@@ -102,11 +100,9 @@ typedef struct sc_plan_cache {
 #define SC_PLAN_STATS 0
 #endif
 #if SC_PLAN_STATS
-typedef struct sc_plan_stats {
-    unsigned long replays[SC_PLAN_COMPUTE + 1];     /* by kind: plans found and used */
-    unsigned long multiword_replays;                /* plans found by keys with words */
-    unsigned long guarded_replays, guarded_misses;  /* GUARDED plans: recorded outcomes, or not */
-    unsigned long fast_masks, fast_unhandled;       /* SC_PLAN_ENDS plans, the whole dispatch */
+typedef struct sc_plan_stats {   /* replays by kind; plans found by keys with words; GUARDED
+                                   plans that had their outcomes, or not; SC_PLAN_ENDS plans */
+    unsigned long replays[SC_PLAN_COMPUTE + 1], multiword_replays, guarded_replays, guarded_misses, fast_masks, fast_unhandled;
 } sc_plan_stats;
 extern sc_plan_stats sc_plan_counters;
 #define SC_PLAN_COUNT(field) (sc_plan_counters.field++)
@@ -119,10 +115,9 @@ static inline sc_plan_cache *sc_plan_cache_of(sc_machine *m) {
     return (sc_plan_cache *)(void *)((uint8_t *)m + SC_MACHINE_HEADER_BYTES);
 }
 
-/* Bytes of the cache of a machine for `chart` (checked), whose configuration has `words` words. */
-size_t sc_plan_cache_bytes(const sc_chart *chart, uint32_t words);
-/* Sets the layout fields of a cache in a zeroed block (called once per machine). */
-void sc_plan_init(sc_machine *m);
+/* Bytes of the cache of a machine for `chart` (checked) whose configuration has `words` words;
+ * when m is not NULL (a zeroed block, once per machine), also sets its cache's layout fields. */
+size_t sc_plan_layout(const sc_chart *chart, uint32_t words, sc_machine *m);
 
 /* The set of a key's plans, as 8-byte words from the cache to its first way (so that the fast
  * path finds it with one addition). */
@@ -171,9 +166,8 @@ static inline void sc_plan_forget(sc_machine *m) {
     memset(cache->plans, 0, (size_t)cache->plan_count * sizeof(sc_plan));
 }
 
-/* The plan for (current key, event) in `set`, the current key's set, or NULL (keys with words;
- * sc_machine_dispatch searches one-word keys itself). */
-sc_plan *sc_plan_find_words(sc_machine *m, sc_plan_cache *cache, sc_plan *set, sc_id event);
+/* The plan for (current key, event) in `set`, the current key's set, or NULL. */
+sc_plan *sc_plan_find(sc_machine *m, sc_plan_cache *cache, sc_plan *set, sc_id event);
 
 /* Replays MASKS plan p (a copy of the plan at `at`, whose words it reads): the configuration,
  * eventless_states and the key; no callback. */
@@ -186,8 +180,7 @@ static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc
     m->eventless_states = p->eventless_after;
 }
 
-/* sc_step_complete, then the key of the configuration it leaves. sc_step_complete's own test
- * comes first, inline: most replayed macrosteps end with their microstep. */
+/* sc_step_complete (its test inline: most replayed macrosteps end with their microstep), then the key. */
 static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {
     sc_status status = handled ? SC_OK : SC_UNHANDLED;
     if (m->failure != SC_OK || m->halted || m->eventless_states || m->internal.count || m->invokes_pending)
@@ -205,8 +198,7 @@ bool sc_plan_take_event(sc_machine *m, const sc_event *event);
 
 #else /* SC_CONFIG_NO_PLAN_CACHE */
 
-static inline size_t sc_plan_cache_bytes(const sc_chart *chart, uint32_t words) { (void)chart; (void)words; return 0; }
-static inline void sc_plan_init(sc_machine *m) { (void)m; }
+static inline size_t sc_plan_layout(const sc_chart *chart, uint32_t words, sc_machine *m) { (void)chart; (void)words; (void)m; return 0; }
 static inline void sc_plan_track(sc_machine *m) { (void)m; }
 static inline void sc_plan_forget(sc_machine *m) { (void)m; }
 static inline void sc_plan_gate(sc_machine *m) { (void)m; }
