@@ -78,25 +78,47 @@ typedef struct sc_enabled {
 
 struct sc_plan;
 
+/* The header holds only what the build's features need (a field per SC_CONFIG_* it serves):
+ * pointers first, then 32-bit fields, then bytes, so it has no padding but at its end, and
+ * SC_MACHINE_HEADER_SIZE (sc_core.h) counts it field by field (checked in sc_machine.c). */
 struct sc_machine {
+#if !SC_CONFIG_NO_PLAN_CACHE
     /* sc_machine_dispatch's fast path: the plans of the current configuration's set while nothing
-     * but a plan can be needed, else NULL (sc_plan.h: sc_plan_gate); always NULL when the plan
-     * cache is left out. One word tested once for "busy, halted, not started, events pending";
-     * a pointer, so the lookup needs no arithmetic before it can load the plans. */
+     * but a plan can be needed, else NULL (sc_plan.h: sc_plan_gate). One word tested once for
+     * "busy, halted, not started, events pending"; a pointer, so the lookup needs no arithmetic
+     * before it can load the plans. */
     struct sc_plan *fast_set;
+    /* While the plan cache records an external microstep: where sc_step.c notes what the
+     * microstep does (sc_record, below); NULL at every other time. */
+    struct sc_record *record;
+#endif
     const sc_chart *chart;
     /* The caller's callbacks, by reference (sc_machine_init): most machines of a program share
      * one table, so no machine carries a copy. */
     const sc_host *host;
-#if !SC_CONFIG_NO_PLAN_CACHE
-    /* While the plan cache records an external microstep: where sc_step.c notes what the
-     * microstep does (sc_record, below); NULL at every other time. */
-    struct sc_record *record;
+#if !SC_CONFIG_NO_CONTENT
+    sc_event *internal_slots;   /* the block's ring, or the host's (sc_machine_set_internal_queue) */
 #endif
     uint32_t words;             /* W */
     uint32_t enabled_capacity;  /* A */
     uint32_t enabled_count;
     uint32_t max_steps;
+#if !SC_CONFIG_NO_EVENTLESS
+    uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
+#endif
+    /* Where the arrays of the block are: bytes from the machine (the history index is empty
+     * without history states), read through the accessors below; 32-bit offsets, since a block
+     * is below 4 GiB (sc_machine_size). The bit arrays after the configuration are found from it
+     * (W words each, in the order of the layout above): no offset of their own. */
+    uint32_t configuration_at;
+#if !SC_CONFIG_NO_HISTORY
+    uint32_t history_index_at;
+#endif
+    uint32_t enabled_at;
+#if !SC_CONFIG_NO_CONTENT
+    sc_queue internal;
+#endif
+    sc_queue external;
     int8_t failure;             /* sc_status: an error met inside a microstep, reported once it completes */
     sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
     bool busy;                  /* inside start/dispatch/run/stop: callbacks are running (a byte of
@@ -118,17 +140,6 @@ struct sc_machine {
      * cleared when the end of a macrostep has started them all. An exit that clears the last bit
      * leaves it set (no count to keep): the next macrostep's end scans, finds none, clears it. */
     bool invokes_pending;
-    uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
-    /* Where the arrays of the block are: bytes from the machine (the history index is empty
-     * without history states), read through the accessors below; 32-bit offsets, since a block
-     * is below 4 GiB (sc_machine_size). The bit arrays after the configuration are found from it
-     * (W words each, in the order of the layout above): no offset of their own. */
-    uint32_t configuration_at;
-    uint32_t history_index_at;
-    uint32_t enabled_at;
-    sc_event *internal_slots;   /* the block's ring, or the host's (sc_machine_set_internal_queue) */
-    sc_queue internal;
-    sc_queue external;
 };
 
 /* The arrays every machine has, at their offsets from the machine (see the layout above); they
@@ -137,13 +148,20 @@ static inline void *sc_block_at(const sc_machine *m, uint32_t at) {
     return (void *)((uint8_t *)(uintptr_t)m + at);
 }
 static inline uint64_t *sc_block_configuration(const sc_machine *m) { return sc_block_at(m, m->configuration_at); }
+#if !SC_CONFIG_NO_HISTORY
 static inline uint32_t *sc_block_history_index(const sc_machine *m) { return sc_block_at(m, m->history_index_at); }
+#endif
 static inline sc_enabled *sc_block_enabled(const sc_machine *m) { return sc_block_at(m, m->enabled_at); }
 
 /* H, the history states. Their index (2 x uint32 each: a multiple of 8 bytes, never padded) is
  * all that lies between history_index_at and enabled_at, so the count needs no field of its own. */
 static inline uint32_t sc_history_count(const sc_machine *m) {
+#if SC_CONFIG_NO_HISTORY
+    (void)m;
+    return 0;
+#else
     return (m->enabled_at - m->history_index_at) / (2u * (uint32_t)sizeof(uint32_t));
+#endif
 }
 
 /* The bit arrays after the configuration, W words each (NULL for those the chart has none of). */
@@ -326,6 +344,17 @@ static inline uint64_t sc_event_mask(const sc_chart *c, const sc_event *event) {
 }
 
 /* ---- sc_queue.c: fixed rings inside the machine's block ---------------------------------- */
+
+/* {root} + configuration states with an eventless transition: always 0 with
+ * SC_CONFIG_NO_EVENTLESS, which has no counter (and no eventless selection pass). */
+static inline uint32_t sc_eventless_count(const sc_machine *m) {
+#if SC_CONFIG_NO_EVENTLESS
+    (void)m;
+    return 0;
+#else
+    return m->eventless_states;
+#endif
+}
 
 /* Events in the internal queue: always 0 with SC_CONFIG_NO_CONTENT, which leaves the queue out
  * (nothing raises), so the internal-event loop compiles to nothing. */

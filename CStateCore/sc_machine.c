@@ -21,6 +21,9 @@
 
 /* ---- layout ------------------------------------------------------------------------------- */
 
+_Static_assert(SC_MACHINE_HEADER_BYTES == SC_MACHINE_HEADER_SIZE,
+               "SC_MACHINE_HEADER_SIZE (sc_core.h) counts struct sc_machine's fields (sc_internal.h)");
+
 typedef struct sc_layout {
     uint32_t words, history_count, history_words, atomic_count, internal_cap, external_cap, max_steps;
     uint32_t flags;
@@ -135,8 +138,10 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     p += ((size_t)l.words * 2u + l.history_bit_words * 2u + l.invoke_words) * sizeof(uint64_t);
     uint8_t *history_records = p;
     p += (size_t)l.history_words * sizeof(uint64_t);
+#if !SC_CONFIG_NO_HISTORY
     m->history_index_at = (uint32_t)(p - (uint8_t *)memory);
     p += (size_t)l.history_count * 2u * sizeof(uint32_t);      /* a multiple of 8: sc_history_count */
+#endif
     m->enabled_at = (uint32_t)(p - (uint8_t *)memory);
     assert(sc_history_count(m) == l.history_count);
     assert((uint64_t *)(void *)history_records == sc_block_history_records(m));
@@ -145,8 +150,10 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     assert((sc_event *)(void *)p == sc_block_external_slots(m));
     m->external.capacity = l.external_cap;
     p += round_up8((size_t)l.external_cap * sizeof(sc_event));
+#if !SC_CONFIG_NO_CONTENT
     m->internal_slots = (sc_event *)(void *)p;
     m->internal.capacity = l.internal_cap;
+#endif
 #if !SC_CONFIG_NO_HISTORY
     sc_history_index_build(m);
 #endif
@@ -193,7 +200,9 @@ static void release_queue(sc_machine *m, sc_queue *q, const sc_event *slots) {
 
 /* Both queues, released in order: internal, then external. */
 static void release_queues(sc_machine *m) {
-    if (!SC_CONFIG_NO_CONTENT) release_queue(m, &m->internal, m->internal_slots);
+#if !SC_CONFIG_NO_CONTENT
+    release_queue(m, &m->internal, m->internal_slots);
+#endif
     release_queue(m, &m->external, sc_block_external_slots(m));
 }
 
@@ -353,8 +362,10 @@ sc_status sc_machine_raise(sc_machine *m, sc_event event) {
 }
 
 sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32_t capacity) {
-    if (!m || !storage || capacity < m->internal.count || capacity == 0) return SC_ERR_BAD_ARGUMENT;
-    if (SC_CONFIG_NO_CONTENT) return SC_ERR_UNSUPPORTED;
+    if (!m || !storage || capacity < sc_internal_count(m) || capacity == 0) return SC_ERR_BAD_ARGUMENT;
+#if SC_CONFIG_NO_CONTENT
+    return SC_ERR_UNSUPPORTED;      /* no internal queue in this build */
+#else
     /* The events are copied out of the old slots into the new ones: they must not overlap. */
     uintptr_t new_begin = (uintptr_t)storage, new_end = (uintptr_t)(storage + capacity);
     uintptr_t old_begin = (uintptr_t)m->internal_slots, old_end = (uintptr_t)(m->internal_slots + m->internal.capacity);
@@ -362,6 +373,7 @@ sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32
     sc_queue_move(&m->internal, m->internal_slots, storage, capacity);
     m->internal_slots = storage;
     return SC_OK;
+#endif
 }
 
 sc_status sc_machine_post(sc_machine *m, sc_event event) {
@@ -471,7 +483,11 @@ uint32_t sc_machine_internal_count(const sc_machine *m) { return m ? sc_internal
 sc_event sc_machine_internal_event(const sc_machine *m, uint32_t index) {
     sc_event none = { SC_NONE, 0, 0 };
     if (!m || index >= sc_internal_count(m)) return none;
+#if SC_CONFIG_NO_CONTENT
+    return none;
+#else
     return sc_queue_at(&m->internal, m->internal_slots, index);
+#endif
 }
 
 /* A legal configuration: every state's parent is active (or the root); the root and every

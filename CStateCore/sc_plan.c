@@ -121,7 +121,7 @@ static uint8_t kind_of(sc_machine *m, const sc_record *r) {
         if ((i < r->exit_count ? st->on_exit : st->on_entry) != SC_NONE || (st->flags & SC_STATE_HAS_INVOKE)) quiet = false;
         if (i >= r->exit_count && (st->kind == SC_FINAL || (((r->entry_defaults >> e) & 1u) && c->transitions[st->initial].action != SC_NONE))) quiet = false;
     }
-    if (quiet && (m->words == 1 || cache->key_words) && m->eventless_states <= UINT8_MAX) return SC_PLAN_MASKS;
+    if (quiet && (m->words == 1 || cache->key_words) && sc_eventless_count(m) <= UINT8_MAX) return SC_PLAN_MASKS;
     bool fits = r->exit_count + r->entry_count <= SC_PLAN_STEP_STATES && r->taken_count <= SC_PLAN_STEP_TAKEN;
     return cache->steps && fits ? SC_PLAN_STEPS : SC_PLAN_COMPUTE;
 }
@@ -144,9 +144,9 @@ static void keep(sc_machine *m, uint64_t key, sc_id event, const sc_record *r, c
     if (plan.kind == SC_PLAN_MASKS) {
         plan.next_key = m->words == 1 ? sc_block_configuration(m)[0] : sc_plan_key_of_words(m);
         plan.next_set = sc_plan_set_of(cache, plan.next_key);
-        plan.eventless_after = (uint8_t)m->eventless_states;
+        plan.eventless_after = (uint8_t)sc_eventless_count(m);
     }
-    if (!plan.flags && m->eventless_states == 0)
+    if (!plan.flags && sc_eventless_count(m) == 0)
         plan.flags = plan.kind == SC_PLAN_MASKS ? SC_PLAN_ENDS_MASKS : plan.kind == SC_PLAN_UNHANDLED ? SC_PLAN_ENDS_UNHANDLED : 0;
     sc_plan *slot = slot_for(cache, key, event);
     *slot = plan;

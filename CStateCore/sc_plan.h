@@ -153,7 +153,7 @@ static inline void sc_plan_track(sc_machine *m) {
  * that breaks one of these conditions closes it (sc_plan_close). */
 static inline void sc_plan_gate(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
-    bool open = !m->busy && m->started && !m->halted && !m->host->release && !m->internal.count &&
+    bool open = !m->busy && m->started && !m->halted && !m->host->release && !sc_internal_count(m) &&
                 !m->invokes_pending && cache->key;
     m->fast_set = open ? sc_plan_set_at(cache, cache->set) : NULL;
 }
@@ -177,13 +177,15 @@ static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc
     if (!cache->key_words) sc_block_configuration(m)[0] = p->next_key;
     cache->key = p->next_key;
     cache->set = p->next_set;
+#if !SC_CONFIG_NO_EVENTLESS
     m->eventless_states = p->eventless_after;
+#endif
 }
 
 /* sc_step_complete (its test inline: most replayed macrosteps end with their microstep), then the key. */
 static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {
     sc_status status = handled ? SC_OK : SC_UNHANDLED;
-    if (m->failure != SC_OK || m->halted || m->eventless_states || m->internal.count || m->invokes_pending)
+    if (m->failure != SC_OK || m->halted || sc_eventless_count(m) || sc_internal_count(m) || m->invokes_pending)
         status = sc_step_complete(m, handled);
     sc_plan_track(m);
     return status;

@@ -58,22 +58,29 @@ static sc_status take_failure(sc_machine *m) {
 /* The configuration changes only here, so the counter the macrostep loop reads stays exact. */
 static void configuration_add(sc_machine *m, sc_id s) {
     sc_bit_set(sc_block_configuration(m), s);
+#if !SC_CONFIG_NO_EVENTLESS
     if (sc_has_eventless(m->chart, s)) m->eventless_states++;
+#endif
 }
 
 static void configuration_remove(sc_machine *m, sc_id s) {
     sc_bit_clear(sc_block_configuration(m), s);
+#if !SC_CONFIG_NO_EVENTLESS
     if (sc_has_eventless(m->chart, s)) m->eventless_states--;
+#endif
 }
 
 /* Recomputes the counter from the configuration bits (a machine laid out or restored). */
 void sc_step_count_configuration(sc_machine *m) {
+#if SC_CONFIG_NO_EVENTLESS
+    (void)m;                    /* no counter: no eventless transition */
+#else
     const sc_chart *c = m->chart;
-    if (SC_CONFIG_NO_EVENTLESS) return;     /* the counter stays 0: no eventless transition */
     m->eventless_states = sc_has_eventless(c, 0) ? 1u : 0u;
     for (sc_id s = sc_bit_next(sc_block_configuration(m), 0, c->state_count); s < c->state_count;
          s = sc_bit_next(sc_block_configuration(m), s + 1, c->state_count))
         if (sc_has_eventless(c, s)) m->eventless_states++;
+#endif
 }
 
 /* Appends s to a list of the record (sc_record: the count goes on past the list's end). */
@@ -617,7 +624,7 @@ static sc_status complete_macrostep(sc_machine *m) {
     uint32_t steps = 0;             /* eventless microsteps taken + internal events consumed */
     for (;;) {
         while (!m->halted) {
-            if (!SC_CONFIG_NO_EVENTLESS && m->eventless_states) select_transitions(m, NULL);
+            if (sc_eventless_count(m)) select_transitions(m, NULL);
             else m->enabled_count = 0;
             if (!m->enabled_count && sc_internal_count(m) == 0) break;    /* macrostepDone */
             /* Counted only when there is work, so a macrostep of exactly max_steps steps
@@ -684,7 +691,7 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
 sc_status sc_step_complete(sc_machine *m, bool handled) {
     sc_status status = SC_OK;
     if (m->failure != SC_OK && !m->halted) status = take_failure(m);
-    else if (m->halted || (!SC_CONFIG_NO_EVENTLESS && m->eventless_states) || sc_internal_count(m) || m->invokes_pending)
+    else if (m->halted || sc_eventless_count(m) || sc_internal_count(m) || m->invokes_pending)
         status = complete_macrostep(m);
     if (status < 0) return status;
     return handled ? SC_OK : SC_UNHANDLED;

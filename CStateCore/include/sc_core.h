@@ -486,10 +486,13 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  */
 #define SC_SIZE_ROUND8_(n) (((size_t)(n) + 7u) & ~(size_t)7u)
 #define SC_SIZE_WORDS_(states) (((size_t)(states) + 63u) / 64u)
-/* The header: four pointers (five with the plan cache), fourteen 32-bit fields and eight bytes
- * of flags and counters. */
-#define SC_MACHINE_HEADER_SIZE \
-    SC_SIZE_ROUND8_((SC_CONFIG_NO_PLAN_CACHE ? 4u : 5u) * sizeof(void *) + 14u * sizeof(uint32_t) + 8u)
+/* The header: the pointers (chart, host; the plan cache's two; the internal queue's slots), the
+ * 32-bit fields (nine, and the eventless counter, the history index's offset and the internal
+ * queue's three when the build has those features) and six bytes of flags. */
+#define SC_MACHINE_HEADER_SIZE                                                                      \
+    SC_SIZE_ROUND8_((2u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 2u) + (SC_CONFIG_NO_CONTENT ? 0u : 1u)) * sizeof(void *) \
+                    + (9u + (SC_CONFIG_NO_EVENTLESS ? 0u : 1u) + (SC_CONFIG_NO_HISTORY ? 0u : 1u)             \
+                       + (SC_CONFIG_NO_CONTENT ? 0u : 3u)) * sizeof(uint32_t) + 6u)
 #if SC_CONFIG_NO_PLAN_CACHE
 #define SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke) ((size_t)0)
 #else

@@ -1,3 +1,4 @@
+import CStateCore
 import Foundation
 
 /// C identifiers for what a chart names: states, events, guards, actions, hooks.
@@ -116,6 +117,14 @@ enum CText {
         return out.replacingOccurrences(of: "*/", with: "* /").replacingOccurrences(of: "/*", with: "/ *")
     }
 
-    /// `sc_id` as C: `SC_NONE` or `<n>u`.
-    static func id(_ value: UInt32) -> String { value == 0xFFFF_FFFF ? "SC_NONE" : "\(value)u" }
+    /// An `sc_id` as C: the reserved ids by name, so the tables compile with any
+    /// `SC_CONFIG_ID_BITS` (their values depend on the width).
+    static func id(_ value: UInt32) -> String {
+        switch value {
+        case SC_NONE: "SC_NONE"
+        case SC_EVENT_ANY: "SC_EVENT_ANY"
+        case SC_EVENT_UNKNOWN: "SC_EVENT_UNKNOWN"
+        default: "\(value)u"
+        }
+    }
 }

@@ -121,6 +121,7 @@ const sc_chart microwave_chart = {
     .descriptors = microwave_descriptors,
     .state_names = microwave_state_names,
     .event_names = microwave_event_names,
+    .flags = SC_CHART_DELAYED_SENDS,
 };
 
 const sc_options microwave_options = { .internal_queue_capacity = 0, .external_queue_capacity = 0, .max_steps = 0 };
