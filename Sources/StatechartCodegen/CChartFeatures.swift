@@ -36,8 +36,10 @@ struct CChartFeatures {
 
     /// Reads the tables `chart` (flags as written: `chartFlags`); `content` is whether an action
     /// generates C or a guard calls a host function, `delayed` whether the content starts or
-    /// cancels timers.
-    init(_ chart: sc_chart, chartFlags: UInt32, guardCount: Int, actionCount: Int, content: Bool, delayed: Bool) {
+    /// cancels timers; `emptyActions` are the action ids written `SC_NONE` (``CTableWriter``).
+    init(_ chart: sc_chart, chartFlags: UInt32, guardCount: Int, actionCount: Int, content: Bool, delayed: Bool,
+         emptyActions: Set<UInt32> = []) {
+        func hasAction(_ id: UInt32) -> Bool { id != SC_NONE && !emptyActions.contains(id) }
         var needsDoneEvents = false
         var hasActions = false
         let quiet = chartFlags & SC_CHART_QUIET_CONTENT != 0
@@ -64,8 +66,8 @@ struct CChartFeatures {
                 historyRecordWords += (Int(chart.states[parent].last_descendant) - parent + 63) / 64
             }
             if state.flags & UInt8(SC_STATE_HAS_INVOKE) != 0 { hasInvoke = true }
-            if state.on_entry != SC_NONE || state.on_exit != SC_NONE { hasActions = true }
-            if (!quiet && (state.on_entry != SC_NONE || state.on_exit != SC_NONE)) || state.done_event != SC_NONE
+            if hasAction(state.on_entry) || hasAction(state.on_exit) { hasActions = true }
+            if (!quiet && (hasAction(state.on_entry) || hasAction(state.on_exit))) || state.done_event != SC_NONE
                 || state.flags & UInt8(SC_STATE_HAS_INVOKE | SC_STATE_HAS_HISTORY | SC_STATE_HAS_DONEDATA) != 0 {
                 silent = false
             }
@@ -77,8 +79,8 @@ struct CChartFeatures {
         for t in 0..<Int(chart.transition_count) {
             let transition = chart.transitions[t]
             if transition.guard != SC_NONE { hasGuards = true }
-            if transition.action != SC_NONE { hasActions = true }
-            if !quiet && transition.action != SC_NONE { silent = false }
+            if hasAction(transition.action) { hasActions = true }
+            if !quiet && hasAction(transition.action) { silent = false }
         }
         maxActiveAtomic = min(maxActiveAtomic, atomicStates)
         needsEventless = needsEventless || needsDoneEvents
@@ -127,6 +129,6 @@ extension CParts {
         chart.flags = chartFlags
         return CChartFeatures(chart, chartFlags: chartFlags, guardCount: names.guards.count, actionCount: names.actions.count,
                               content: actionCases.contains { !$0.1.isEmpty } || !hooks.conditions.isEmpty,
-                              delayed: hooks.timers)
+                              delayed: hooks.timers, emptyActions: emptyActions)
     }
 }

@@ -316,6 +316,11 @@ struct CParts {
     /// `sc_chart.flags` as written (``CGeneratedFiles/chartFlags``).
     let chartFlags: UInt32
     var prefix: String { names.prefix }
+    /// The action ids whose generated C is empty: the tables name them `SC_NONE` (no call).
+    var emptyActions: Set<UInt32> {
+        let empty = Set(actionCases.filter { $0.1.isEmpty }.map(\.0))
+        return Set(names.actions.filter { empty.contains($0.value) }.map(\.key))
+    }
 }
 
 /// `write(2)`, named apart from ``CGeneratedFiles/write(to:)``.

@@ -4,7 +4,8 @@ import Statechart
 /// Writes a compiled chart's CStateCore tables as C source: `static const` arrays of states,
 /// transitions, events, target and descriptor pools, state and event names, and the `sc_chart`
 /// that ties them together, all named `NAME_...`. The tables are the compiled chart's own,
-/// byte for byte, so a C machine runs exactly what the Swift engine runs.
+/// byte for byte (but for the action ids left out, below), so a C machine runs exactly what the
+/// Swift engine runs.
 ///
 /// ```swift
 /// let compiled = try CompiledChart(definition)
@@ -15,11 +16,15 @@ public enum CTableWriter {
     /// The tables of `compiled` with every symbol prefixed `name_`; `exported` makes
     /// `name_chart` an external definition (declared `extern` in a header), else `static`.
     /// `chartFlags` is written as `sc_chart.flags` (`SC_CHART_QUIET_CONTENT`: the C content of
-    /// the chart queues nothing, see ``CGeneratedFiles/chartFlags``).
+    /// the chart queues nothing, see ``CGeneratedFiles/chartFlags``). `emptyActions` are action
+    /// ids whose content does nothing: they are written `SC_NONE`, so a chart whose content is all
+    /// empty runs on a core built with `SC_CONFIG_NO_CONTENT`, and no call is made for them.
     ///
     /// - Complexity: O(states + transitions + events + pools).
-    public static func tables(_ compiled: CompiledChart, name: String, exported: Bool, chartFlags: UInt32 = 0) -> String {
+    public static func tables(_ compiled: CompiledChart, name: String, exported: Bool, chartFlags: UInt32 = 0,
+                              emptyActions: Set<UInt32> = []) -> String {
         let c = compiled.tables.pointee
+        func action(_ id: UInt32) -> String { CText.id(emptyActions.contains(id) ? SC_NONE : id) }
         var out = "/* \(CText.comment(compiled.name)): \(c.state_count) states, \(c.transition_count) transitions, \(c.event_count) events */\n"
         out += "static const sc_state \(name)_states[] = {\n"
         for s in 0..<Int(c.state_count) {
@@ -27,7 +32,7 @@ public enum CTableWriter {
             out += "    /* \(s) \(CText.comment(compiled.stateIDs[s])) */\n"
             out += "    {.parent=\(CText.id(st.parent)),.last_descendant=\(st.last_descendant)u,"
                 + ".first_transition=\(st.first_transition)u,.transition_count=\(st.transition_count)u,"
-                + ".initial=\(CText.id(st.initial)),.on_entry=\(CText.id(st.on_entry)),.on_exit=\(CText.id(st.on_exit)),"
+                + ".initial=\(CText.id(st.initial)),.on_entry=\(action(st.on_entry)),.on_exit=\(action(st.on_exit)),"
                 + ".done_event=\(CText.id(st.done_event)),.own_mask=UINT64_C(0x\(String(st.own_mask, radix: 16))),"
                 + ".path_mask=UINT64_C(0x\(String(st.path_mask, radix: 16))),.kind=\(st.kind),.flags=\(st.flags),"
                 + ".depth=\(st.depth)},\n"
@@ -37,7 +42,7 @@ public enum CTableWriter {
             let tr = c.transitions[t]
             out += "    {.source=\(tr.source)u,.domain=\(CText.id(tr.domain)),.targets_offset=\(tr.targets_offset)u,"
                 + ".target_count=\(tr.target_count)u,.events_offset=\(tr.events_offset)u,"
-                + ".event_count=\(tr.event_count)u,.guard=\(CText.id(tr.guard)),.action=\(CText.id(tr.action)),"
+                + ".event_count=\(tr.event_count)u,.guard=\(CText.id(tr.guard)),.action=\(action(tr.action)),"
                 + ".flags=\(tr.flags)u},\n"
         }
         out += "};\n"

@@ -43,7 +43,7 @@ static const sc_state microwave_states[] = {
     /* 10 closed */
     {.parent=8u,.last_descendant=10u,.first_transition=7u,.transition_count=1u,.initial=SC_NONE,.on_entry=SC_NONE,.on_exit=SC_NONE,.done_event=SC_NONE,.own_mask=UINT64_C(0x400),.path_mask=UINT64_C(0x404),.kind=0,.flags=0,.depth=3},
     /* 11 served */
-    {.parent=0u,.last_descendant=11u,.first_transition=8u,.transition_count=0u,.initial=SC_NONE,.on_entry=SC_NONE,.on_exit=3u,.done_event=SC_NONE,.own_mask=UINT64_C(0x0),.path_mask=UINT64_C(0x0),.kind=3,.flags=0,.depth=1},
+    {.parent=0u,.last_descendant=11u,.first_transition=8u,.transition_count=0u,.initial=SC_NONE,.on_entry=SC_NONE,.on_exit=SC_NONE,.done_event=SC_NONE,.own_mask=UINT64_C(0x0),.path_mask=UINT64_C(0x0),.kind=3,.flags=0,.depth=1},
 };
 static const sc_transition microwave_transitions[] = {
     {.source=1u,.domain=0u,.targets_offset=0u,.target_count=1u,.events_offset=0u,.event_count=1u,.guard=SC_NONE,.action=SC_NONE,.flags=0u},
@@ -54,7 +54,7 @@ static const sc_transition microwave_transitions[] = {
     {.source=6u,.domain=4u,.targets_offset=5u,.target_count=1u,.events_offset=3u,.event_count=1u,.guard=SC_NONE,.action=SC_NONE,.flags=0u},
     {.source=9u,.domain=8u,.targets_offset=6u,.target_count=1u,.events_offset=4u,.event_count=1u,.guard=SC_NONE,.action=SC_NONE,.flags=0u},
     {.source=10u,.domain=8u,.targets_offset=7u,.target_count=1u,.events_offset=5u,.event_count=1u,.guard=SC_NONE,.action=SC_NONE,.flags=0u},
-    {.source=0u,.domain=0u,.targets_offset=8u,.target_count=1u,.events_offset=6u,.event_count=0u,.guard=SC_NONE,.action=0u,.flags=0u},
+    {.source=0u,.domain=0u,.targets_offset=8u,.target_count=1u,.events_offset=6u,.event_count=0u,.guard=SC_NONE,.action=SC_NONE,.flags=0u},
     {.source=2u,.domain=0u,.targets_offset=9u,.target_count=1u,.events_offset=6u,.event_count=0u,.guard=SC_NONE,.action=SC_NONE,.flags=0u},
     {.source=4u,.domain=2u,.targets_offset=10u,.target_count=1u,.events_offset=6u,.event_count=0u,.guard=SC_NONE,.action=SC_NONE,.flags=0u},
     {.source=8u,.domain=0u,.targets_offset=11u,.target_count=1u,.events_offset=6u,.event_count=0u,.guard=SC_NONE,.action=SC_NONE,.flags=0u},
