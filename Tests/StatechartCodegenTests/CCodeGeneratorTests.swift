@@ -85,11 +85,14 @@ final class CCodeGeneratorTests: XCTestCase {
     func testTablesAreTheCompiledChartsOwn() throws {
         let files = try generate(tiny)
         // a (1): transition 0 on "go" guarded by guard 0, entry action 1; b-2 (2): exit action 2;
-        // the root's default transition (1) runs action 0 and targets a.
+        // the root's default transition (1) targets a; its action 0 (start-up) is empty C, so the
+        // tables name it SC_NONE and nothing is called for it.
         XCTAssertTrue(files.source.contains("""
             {.source=1u,.domain=0u,.targets_offset=0u,.target_count=1u,.events_offset=0u,.event_count=1u,.guard=0u,.action=SC_NONE,.flags=0u},
-            {.source=0u,.domain=0u,.targets_offset=1u,.target_count=1u,.events_offset=1u,.event_count=0u,.guard=SC_NONE,.action=0u,.flags=0u},
+            {.source=0u,.domain=0u,.targets_offset=1u,.target_count=1u,.events_offset=1u,.event_count=0u,.guard=SC_NONE,.action=SC_NONE,.flags=0u},
         """), files.source)
+        XCTAssertTrue(files.source.contains(".on_entry=1u,.on_exit=SC_NONE,"), files.source)
+        XCTAssertTrue(files.source.contains(".on_entry=SC_NONE,.on_exit=2u,"), files.source)
         XCTAssertTrue(files.source.contains("static const sc_id tiny_targets[] = {\n    2u, 1u,\n};"), files.source)
         XCTAssertTrue(files.source.contains("static const char *const tiny_state_names[] = {\n    \"tiny\",\n    \"a\",\n    \"b-2\",\n};"))
     }

@@ -1,3 +1,4 @@
+import CStateCore
 import Foundation
 @testable import StatechartCodegen
 import XCTest
@@ -64,11 +65,14 @@ final class CConfigTests: XCTestCase {
         XCTAssertFalse(files.source.contains("SC_CONFIG_NO_HISTORY"), files.source)
     }
 
-    /// Eventless transitions and done.state.on (a final state inside "on"), a delayed <send>.
+    /// Eventless transitions and done.state.on (a final state inside "on"), a delayed <send>: the
+    /// tables carry SC_CHART_DELAYED_SENDS, which a core built with SC_CONFIG_NO_DELAYED refuses.
     func testMicrowaveNeedsEventlessAndDelayedSends() throws {
         let files = try generate("examples/microwave.scxml", name: "microwave")
         XCTAssertEqual(switches(files.config),
                        expected(history: 1, parallel: 0, eventless: 0, guards: 0, content: 0, delayed: 0))
+        XCTAssertEqual(files.chartFlags, SC_CHART_DELAYED_SENDS)
+        XCTAssertTrue(files.source.contains("    .flags = SC_CHART_DELAYED_SENDS,\n};"), files.source)
     }
 
     /// In() guards alone are no content; a final state inside a compound one raises a done event,
