@@ -1,6 +1,6 @@
 /*
  * `_event`: one object per engine, which scripts see frozen (every member is a getter without a
- * setter and non-configurable, the object is not extensible). Each member's getter (a
+ * setter and non-configurable, the object is not extensible). The text members' getter (one
  * Duktape/C function) reads the field the host bound last (dukshim_event_*), so binding an event
  * compiles and runs nothing, allocates nothing once the field buffers are long enough, and a
  * field costs only when a script reads it.
@@ -19,9 +19,14 @@
 
 #include "shim_internal.h"
 
+#if !defined(DUK_USE_NONSTD_GETTER_KEY_ARGUMENT)
+#error "the event members' shared getter needs Duktape's getter key argument (DUK_USE_NONSTD_GETTER_KEY_ARGUMENT)"
+#endif
+
 #define DUKSHIM_EVENT_KEY DUK_HIDDEN_SYMBOL("scEvent")
 #define DUKSHIM_EVENT_DATA_KEY DUK_HIDDEN_SYMBOL("scEventData")
 #define DUKSHIM_EVENT_KEYS DUK_HIDDEN_SYMBOL("scEventKeys")
+#define DUKSHIM_EVENT_GETTER_KEY DUK_HIDDEN_SYMBOL("scEventGetter")
 #define DATA_KEY DUKSHIM_EVENT_FIELD_COUNT /* keys[DATA_KEY] is "data" */
 #define RAW_BIT (1u << DUKSHIM_EVENT_RAW)
 
@@ -100,34 +105,54 @@ static duk_ret_t data_getter(duk_context *ctx) {
     return 1;
 }
 
-/* A member's getter; its magic is the field (DUKSHIM_EVENT_*). */
+/* The getter of every text member, shared by them: Duktape passes the property key as the
+   getter's argument (DUK_USE_NONSTD_GETTER_KEY_ARGUMENT, on in the linked build), which is one of
+   the interned keys. One function object per engine, not one per member. */
 static duk_ret_t field_getter(duk_context *ctx) {
     dukshim_engine *e = dukshim_engine_from_ctx(ctx);
-    int field = duk_get_current_magic(ctx);
-    if (!(e->event.present & (1u << field))) {
-        return 0; /* absent: undefined */
+    void *key = duk_get_heapptr(ctx, 0);
+    for (int field = 0; field < DUKSHIM_EVENT_FIELD_COUNT; field++) {
+        if (key == e->event.keys[field]) {
+            if (!(e->event.present & (1u << field))) {
+                return 0; /* absent: undefined */
+            }
+            dukshim_push_utf8(ctx, (const char *)e->event.fields[field].p, e->event.fields[field].len);
+            return 1;
+        }
     }
-    dukshim_push_utf8(ctx, (const char *)e->event.fields[field].p, e->event.fields[field].len);
-    return 1;
+    return 0;
 }
 
-/* Stack in: [..., object]. Defines member `field` of the object as its getter (FORCE: also on the
-   frozen object). */
-static void define_member(duk_context *ctx, dukshim_engine *e, int key, duk_c_function getter, int magic) {
+/* Stack in: [..., object, getter]; out: [..., object]. Defines member `key` of the object as the
+   getter (FORCE: also on the frozen object). */
+static void define_member(duk_context *ctx, dukshim_engine *e, int key) {
     duk_push_heapptr(ctx, e->event.keys[key]); /* interned once, at installation */
-    duk_push_c_function(ctx, getter, 0);
-    duk_set_magic(ctx, -1, magic);
+    duk_swap_top(ctx, -2);
     duk_def_prop(ctx, -3, DUK_DEFPROP_HAVE_GETTER | DUK_DEFPROP_FORCE | DUK_DEFPROP_SET_ENUMERABLE |
                               DUK_DEFPROP_CLEAR_CONFIGURABLE);
+}
+
+/* Pushes the text members' getter, made once per engine (kept in the stash). */
+static void push_field_getter(duk_context *ctx) {
+    duk_push_global_stash(ctx);
+    if (!duk_get_prop_string(ctx, -1, DUKSHIM_EVENT_GETTER_KEY)) {
+        duk_pop(ctx);
+        duk_push_c_function(ctx, field_getter, 1);
+        duk_dup_top(ctx);
+        duk_put_prop_string(ctx, -3, DUKSHIM_EVENT_GETTER_KEY);
+    }
+    duk_remove(ctx, -2);
 }
 
 /* A new, frozen event object (no `raw`), kept in the stash. */
 static void create_object(duk_context *ctx, dukshim_engine *e) {
     duk_push_object(ctx);
     for (int field = 0; field < DUKSHIM_EVENT_RAW; field++) {
-        define_member(ctx, e, field, field_getter, field);
+        push_field_getter(ctx);
+        define_member(ctx, e, field);
     }
-    define_member(ctx, e, DATA_KEY, data_getter, 0);
+    duk_push_c_function(ctx, data_getter, 0);
+    define_member(ctx, e, DATA_KEY);
     duk_freeze(ctx, -1);
     e->event.object = duk_get_heapptr(ctx, -1);
     duk_push_global_stash(ctx);
@@ -152,7 +177,8 @@ void dukshim_event_show(duk_context *ctx, dukshim_engine *e) {
             create_object(ctx, e);
         } else if (!b->has_raw && wants_raw) {
             duk_push_heapptr(ctx, b->object);
-            define_member(ctx, e, DUKSHIM_EVENT_RAW, field_getter, DUKSHIM_EVENT_RAW);
+            push_field_getter(ctx);
+            define_member(ctx, e, DUKSHIM_EVENT_RAW);
             duk_pop(ctx);
             b->has_raw = 1;
         }
