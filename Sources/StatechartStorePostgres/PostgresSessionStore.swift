@@ -13,8 +13,8 @@ import StatechartStore
 /// ```
 ///
 /// **One writer per session: row locks.** A claim is one transaction that locks the session's
-/// row with `SELECT ... FOR UPDATE SKIP LOCKED`, applies one event (or the timers due) and
-/// commits; other workers skip locked rows and take other sessions. No lock outlives its
+/// row with `SELECT ... FOR UPDATE SKIP LOCKED`, applies the timers due and up to the claim's
+/// limit of waiting events, and commits; other workers skip locked rows and take other sessions. No lock outlives its
 /// transaction, so a worker that dies loses its sessions when its transaction ends: at once
 /// when its process is killed (the server sees the connection close), within
 /// ``idleInTransactionTimeout`` when it hangs in a claim, and within the TCP keepalive time when
@@ -111,7 +111,7 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
-    public func process(now: Date, worker: String,
+    public func process(now: Date, worker: String, limit: Int,
                         _ body: @escaping @Sendable (ClaimedWork) throws -> SessionCommit) async throws -> ProcessedWork? {
         let nowMs = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let result: Result<ProcessedWork?, DurableError> = try await transaction { connection, logger in
@@ -128,38 +128,42 @@ public final class PostgresSessionStore: SessionStore {
             guard var stored = claimed else { return .success(nil) }
             let session = stored.session
             stored.timers = try await Self.timers(of: session, on: connection, logger: logger)
-            var message: (seq: Int64, message: InboxMessage)?
-            var applied = false
-            for try await (seq, eventID, body, done) in try await connection.query("""
+            var sequence: [Int64] = []
+            var messages: [InboxMessage] = []
+            var duplicates: [(seq: Int64, eventID: String)] = []
+            for try await (seq, eventID, body, applied) in try await connection.query("""
                 SELECT i.seq, i.event_id, i.body,
                   EXISTS (SELECT 1 FROM statechart_applied a WHERE a.session_id = i.session_id AND a.event_id = i.event_id)
-                FROM statechart_inbox i WHERE i.session_id = \(session) ORDER BY i.seq LIMIT 1
+                FROM statechart_inbox i WHERE i.session_id = \(session) ORDER BY i.seq LIMIT \(max(1, limit))
                 """, logger: logger).decode((Int64, String, Data, Bool).self) {
-                message = (seq, InboxMessage(session: session, eventID: eventID, body: body))
-                applied = done
+                sequence.append(seq)
+                messages.append(InboxMessage(session: session, eventID: eventID, body: body))
+                if applied { duplicates.append((seq, eventID)) }
             }
-            if let (seq, message) = message, applied {
-                try await connection.query("DELETE FROM statechart_inbox WHERE seq = \(seq)", logger: logger)
-                return .success(.duplicate(session: session, eventID: message.eventID))
+            if let first = duplicates.first {
+                try await connection.query("DELETE FROM statechart_inbox WHERE seq = ANY(\(duplicates.map(\.seq)))", logger: logger)
+                return .success(.duplicate(session: session, eventID: first.eventID))
             }
             let commit: SessionCommit
             do {
-                commit = try body(ClaimedWork(stored: stored, message: message?.message, now: nowMs))
+                commit = try body(ClaimedWork(stored: stored, messages: messages, now: nowMs))
             } catch let error as DurableError where error.isSessionFault {
                 throw SessionFaultAbort(error: error)      // rolls back; the fault is recorded below
             }
-            let version = stored.version + 1
+            let version = commit.version(after: stored.version)
             try await connection.query("""
                 UPDATE statechart_sessions SET version = \(version), chart_version = \(commit.chartVersion),
                   state = \(commit.state), updated_at = \(nowMs) WHERE id = \(session)
                 """, logger: logger)
-            if let (seq, _) = message {
-                try await connection.query("DELETE FROM statechart_inbox WHERE seq = \(seq)", logger: logger)
+            if !sequence.isEmpty {
+                try await connection.query("DELETE FROM statechart_inbox WHERE seq = ANY(\(sequence))", logger: logger)
             }
-            if let eventID = commit.appliedEventID {
+            if !commit.appliedEventIDs.isEmpty {
+                // The i-th event (from 1) is logged with version stored + i (SessionCommit.version).
                 try await connection.query("""
                     INSERT INTO statechart_applied (session_id, event_id, session_version, worker, applied_at)
-                    VALUES (\(session), \(eventID), \(version), \(worker), \(nowMs))
+                    SELECT \(session), a.e, \(stored.version) + a.n, \(worker), \(nowMs)
+                    FROM unnest(\(commit.appliedEventIDs)::text[]) WITH ORDINALITY AS a(e, n)
                     """, logger: logger)
             }
             if commit.timers != stored.timers {

@@ -3,12 +3,15 @@
 // an uninterrupted in-memory run of the same events. Every loop is bounded in count and time.
 //
 //   StatechartStoreWorker enqueue STORE SESSIONS EVENTS     events s<i>-e<j>, round robin
-//   StatechartStoreWorker work STORE NAME SECONDS [IDLE_MS]  work; exit after SECONDS, or once
-//                                                          idle IDLE_MS with no backlog
+//   StatechartStoreWorker work STORE NAME SECONDS [IDLE_MS [BATCH]]
+//                                                          work, BATCH events per claim (1);
+//                                                          exit after SECONDS, or once idle
+//                                                          IDLE_MS with no backlog
 //   StatechartStoreWorker verify STORE SESSIONS EVENTS      compare with the in-memory run
 //   StatechartStoreWorker timers STORE SESSION              schedule the timer test's events
 //   StatechartStoreWorker fired STORE SESSION               print the timer test's firings
-//   StatechartStoreWorker bench STORE SESSIONS EVENTS       enqueue, then time processing
+//   StatechartStoreWorker bench STORE SESSIONS EVENTS [BATCH]
+//                                                          enqueue, then time processing
 //   StatechartStoreWorker memory STORE SESSIONS EVENTS      the same events in memory, timed
 //                                                          (STORE is opened, not used)
 //
@@ -103,8 +106,10 @@ func integer(_ index: Int) -> Int {
 }
 
 let store = try open(arguments[2])
+let batchArgument = ["work": 6, "bench": 5][arguments[1]].flatMap { arguments.count > $0 ? $0 : nil }
 let sessions = DurableSessions(store: store, kind: DurableChart(try ledgerChart(), version: "ledger-1") { _ in Tally() },
-                               worker: arguments.count > 3 ? arguments[3] : "worker")
+                               worker: arguments.count > 3 ? arguments[3] : "worker",
+                               eventsPerClaim: batchArgument.map(integer) ?? 1)
 try await sessions.prepare()
 
 switch arguments[1] {
