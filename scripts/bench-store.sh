@@ -20,7 +20,7 @@ eval "$started"
 url="$STATECHART_POSTGRES_URL"
 drop() {     # an empty database for the next run
   local port=${url#*127.0.0.1:}; port=${port%%/*}
-  psql -q -h 127.0.0.1 -p "$port" -U postgres statechart -c "DROP TABLE IF EXISTS statechart_schema, \
+  PGOPTIONS="-c client_min_messages=warning" psql -q -h 127.0.0.1 -p "$port" -U postgres statechart -c "DROP TABLE IF EXISTS statechart_schema, \
     statechart_sessions, statechart_applied, statechart_inbox, statechart_timers, statechart_outbox, statechart_faults"
 }
 echo "in memory (100 sessions x 100 events): $("$worker" memory "sqlite:$tmp/memory.sqlite" 100 100)"
@@ -40,4 +40,5 @@ for shape in "1 1000 1" "1 1000 10" "100 10 1" "100 10 10"; do
   end=$(date +%s.%N)
   # The workers exit after 300 ms idle with an empty backlog: that wait is taken off.
   echo "PostgreSQL 4 workers, $what: $(echo "$1 $2 $start $end" | awk '{e=$1*$2; t=$4-$3-0.3; printf "%d events in %.2f s: %.0f events/s", e, t, e/t}')"
+  "$worker" verify "$url" "$1" "$2" >&2     # every event applied once (set -e stops otherwise)
 done

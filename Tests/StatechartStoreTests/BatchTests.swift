@@ -7,14 +7,6 @@ import XCTest
 
 /// Claims that apply several waiting events (`eventsPerClaim`) and commit them together.
 final class BatchTests: XCTestCase {
-    private func makeStore() throws -> (SQLiteSessionStore, String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statechart-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("sessions.sqlite").path
-        return (try SQLiteSessionStore(path: path), path)
-    }
-
     private func doors(_ store: SQLiteSessionStore, eventsPerClaim: Int) async throws -> DoorSessions {
         let doors = DurableSessions(store: store, kind: DurableChart(try doorChart(), version: "door-1") { _ in DoorLog() },
                                     worker: "test", eventsPerClaim: eventsPerClaim)
@@ -65,19 +57,8 @@ final class BatchTests: XCTestCase {
                 """)
         }
         try await doors.send(Array(Self.events[1...]))
-        do {
-            try await doors.processNext()
-            XCTFail("the batch's commit must fail")
-        } catch let error as DurableError {
-            guard case .storage(let text) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(text.contains("database or disk is full"), text)
-        }
-        let afterFailure = try await store.load("front")
-        XCTAssertEqual(afterFailure, before, "no part of the batch is committed")
-        let logAfterFailure = try await store.appliedEvents("front")
-        XCTAssertEqual(logAfterFailure, ["a"])
-        let waiting = try await store.backlog().messages
-        XCTAssertEqual(waiting, 4, "b-e still wait")
+        await assertStorageError({ try await doors.processNext() }, { $0.contains("database or disk is full") })
+        try await assertNothingCommitted(store, before: before, applied: ["a"], waiting: 4)   // b-e
 
         // The machine that ran b and c before the failure is dropped: the retry restores the
         // stored session, so b and c are not applied twice.

@@ -192,10 +192,13 @@ case "bench":
     for j in 0..<events { for i in 0..<count { batch.append((.add(value(session: i, event: j)), "s\(i)-e\(j)", "s\(i)")) } }
     try await sessions.send(batch)
     let start = ContinuousClock.now
-    let done = try await sessions.processAvailable().count
+    let claims = try await sessions.processAvailable().count
     let elapsed = ContinuousClock.now - start
+    let left = try await store.backlog().messages
+    if left != 0 { fail("\(left) events still wait after the run") }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    print(String(format: "%d events in %.2f s: %.0f events/s", done, seconds, Double(done) / seconds))
+    let done = count * events
+    print(String(format: "%d events in %d claims, %.2f s: %.0f events/s", done, claims, seconds, Double(done) / seconds))
 
 case "memory":
     // The same events sent to in-memory machines, and with a snapshot encoded after each one
