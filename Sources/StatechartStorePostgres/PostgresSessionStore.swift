@@ -21,8 +21,14 @@ import StatechartStore
 /// its host vanishes. Per-session order: inbox messages are claimed by their sequence number.
 /// A worker keeps the machines it ran and reuses one when the session's version is still the
 /// one it committed.
+///
+/// **Lost connections.** A connection that fails in a claim (server restart, network loss,
+/// `pg_terminate_backend`) fails the call with ``DurableError/storage(_:)``: the server ended
+/// its transaction, so nothing of the claim is committed; the connection is closed, and the
+/// next call runs on another one.
 public final class PostgresSessionStore: SessionStore {
     private let client: PostgresClient
+    private let connections: Int
     private let runner: Task<Void, Never>
     private let logger: Logger
     /// How long a worker may hold a claim without sending anything before the server ends it
@@ -40,6 +46,7 @@ public final class PostgresSessionStore: SessionStore {
             host: host, port: parts.port ?? 5432, username: user, password: parts.password,
             database: parts.path.isEmpty ? nil : String(parts.path.dropFirst()), tls: .disable)
         configuration.options.maximumConnections = connections
+        self.connections = connections
         configuration.options.additionalStartupParameters = [
             ("idle_in_transaction_session_timeout", "\(idleInTransactionTimeout.components.seconds * 1000)"),
         ]
@@ -287,6 +294,17 @@ public final class PostgresSessionStore: SessionStore {
     /// Thrown out of a claim's transaction to roll it back when the session is faulted.
     private struct SessionFaultAbort: Error { var error: DurableError }
 
+    /// A pooled connection that failed at `BEGIN`, before anything of the transaction was sent.
+    private struct StaleConnection: Error { var error: any Error }
+
+    /// Whether `error` ended the connection: closed by either side, or a FATAL server error
+    /// (such as `pg_terminate_backend`'s "terminating connection due to administrator command").
+    private static func isConnectionLoss(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
+            || (error.code == .server && error.serverInfo?[.severity] == "FATAL")
+    }
+
     private static func insert(_ message: InboxMessage, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         try await connection.query("INSERT INTO statechart_sessions (id) VALUES (\(message.session)) ON CONFLICT DO NOTHING", logger: logger)
         return try await exists("""
@@ -320,15 +338,37 @@ public final class PostgresSessionStore: SessionStore {
                                           recovering: (any Error) -> T? = { _ in nil }) async throws -> T {
         let logger = self.logger
         do {
-            return try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
+            // A connection the server closed (a restart, `pg_terminate_backend`) can still be in
+            // the pool and fail at BEGIN: nothing was sent, so the transaction starts again on
+            // another connection, at most once per pooled connection.
+            var attempts = 0
+            while true {
                 do {
-                    let result = try await body(connection, logger)
-                    try await connection.query("COMMIT", logger: logger)
-                    return result
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
+                    return try await client.withConnection { connection in
+                        do {
+                            try await connection.query("BEGIN", logger: logger)
+                        } catch {
+                            throw StaleConnection(error: error)
+                        }
+                        do {
+                            let result = try await body(connection, logger)
+                            try await connection.query("COMMIT", logger: logger)
+                            return result
+                        } catch {
+                            // A lost connection's transaction ended with it on the server. It is
+                            // closed here, before the pool gets it back: a query sent to a
+                            // connection still closing may never be answered.
+                            if Self.isConnectionLoss(error) {
+                                try? await connection.close()
+                            } else {
+                                _ = try? await connection.query("ROLLBACK", logger: logger)
+                            }
+                            throw error
+                        }
+                    }
+                } catch let stale as StaleConnection {
+                    attempts += 1
+                    if attempts > connections { throw stale.error }
                 }
             }
         } catch {
