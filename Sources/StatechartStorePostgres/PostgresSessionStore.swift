@@ -23,7 +23,7 @@ import StatechartStore
 /// one it committed.
 ///
 /// **Lost connections.** A connection that fails in a claim (server restart, network loss,
-/// `pg_terminate_backend`) fails the call with ``DurableError/storage(_:)``: the server ended
+/// `pg_terminate_backend`) fails the call with `DurableError.storage`: the server ended
 /// its transaction, so nothing of the claim is committed; the connection is closed, and the
 /// next call runs on another one.
 public final class PostgresSessionStore: SessionStore {
