@@ -4,6 +4,9 @@
 #  1. For every chart in scxml/examples: `statechart paths` (every transition) writes paths
 #     whose .events, run through `statechart trace`, print exactly their .expected lines, and
 #     `statechart coverage` of those .expected files reports every state and transition.
+#     A chart whose conditions read event data (orders.scxml below, with its <test:event>
+#     examples) is covered whole, and its paths and those of a chart with an
+#     <invoke> (W3C test 229) replay through `statechart trace` exactly.
 #  2. Coverage reads the generated C trace main's output (traffic light, built with gcc).
 #  3. The viewer in a browser: headless Chromium opens the traffic light's page from disk at
 #     each step (trace.html#step=N) and the states highlighted in the DOM are the
@@ -38,6 +41,39 @@ for file in scxml/examples/*.scxml; do
   else
     fail "$file: coverage of the generated paths: $coverage"
   fi
+done
+
+# 1b. An ECMAScript chart whose conditions read event data, with its <test:event> examples,
+#     and a chart with an <invoke> (W3C test 229): the paths replay through trace exactly.
+cat > "$work/orders.scxml" <<'EOF'
+<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:test="urn:statechart:test" version="1.0" datamodel="ecmascript" initial="idle">
+  <state id="idle">
+    <transition event="order.placed" cond="_event.data.amount &gt; 100" target="review">
+      <test:event name="order.placed" data='{"amount": 120}'/>
+      <test:event name="order.placed" data='{"amount": 80}'/>
+    </transition>
+    <transition event="order.placed" cond="_event.data.amount &lt;= 100" target="accepted"/>
+  </state>
+  <state id="review">
+    <transition event="approve" cond="_event.data.by == 'manager'" target="accepted">
+      <test:event name="approve" data='{"by": "manager"}'/>
+      <test:event name="approve" data='{"by": "clerk"}'/>
+    </transition>
+    <transition event="approve" target="idle"/>
+  </state>
+  <final id="accepted"/>
+</scxml>
+EOF
+for file in "$work/orders.scxml" Tests/W3C/ecma/test229.scxml; do
+  name=$(basename "$file" .scxml)
+  "$tool" paths "$file" -o "$work/$name" > "$work/$name.out" 2>/dev/null || { fail "$file: paths exited $?"; continue; }
+  if [ "$name" = orders ] && grep -q '^unreached' "$work/$name.out"; then fail "$file: unreached with its examples: $(grep unreached "$work/$name.out" | head -3)"; fi
+  ok=1
+  for events in "$work/$name"/*.events; do
+    "$tool" trace "$file" < "$events" 2>/dev/null > "$work/actual.txt"
+    cmp -s "$work/actual.txt" "${events%.events}.expected" || { fail "$file: $(basename "$events"): trace differs:"; diff "${events%.events}.expected" "$work/actual.txt" | head -5; ok=0; }
+  done
+  ((ok)) && pass
 done
 
 # 2. The generated C trace main's output is a trace coverage reads (and replays).
