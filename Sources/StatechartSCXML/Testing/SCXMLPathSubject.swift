@@ -34,6 +34,8 @@ final class SCXMLPathSubject: PathSearchSubject {
     private let restores: Bool
     /// Whether the document has an `<invoke>`.
     private let invokes: Bool
+    /// Whether conditions can read event data (the datamodel is not the null one).
+    let readsData: Bool
     private var machine: SCXMLMachine
     private var recorder: MacrostepRecorder
     /// The events as `trace` sends them (external, with an SCXML payload), and their core ids.
@@ -47,7 +49,8 @@ final class SCXMLPathSubject: PathSearchSubject {
         recorder = MacrostepRecorder(machine.machine)
         chart = machine.machine.chart
         invokes = machine.document.allStates.contains { !$0.invokes.isEmpty }
-        restores = machine.session.model is NullDatamodel && !invokes
+        readsData = !(machine.session.model is NullDatamodel)
+        restores = !readsData && !invokes
         sendable = events.map { Event($0.name, payload: SCXMLEvent(name: $0.name, type: .external, data: $0.data)) }
         let probing = machine.machine
         probes = events.map { (Event($0.name), probing.coreEvent(named: $0.name)) }

@@ -130,7 +130,8 @@ public enum SCXMLTestPaths {
         let ids = chart.stateIDs
         return search.plan(items: items, goal: goal, target: target, maximumLength: maximumLength,
                            inputNames: inputs.map(\.name),
-                           inputDetails: inputs.map { $0.data.map { "with " + $0.jsonText } ?? "without data" },
+                           // The null datamodel's conditions cannot read data: no need to say how it went.
+                           inputDetails: subject.readsData ? inputs.map { $0.data.map { "with " + $0.jsonText } ?? "without data" } : nil,
                            event: { inputs[$0] }, state: { ids[$0] })
     }
 }
