@@ -28,13 +28,22 @@ final class SessionTree: Sendable {
     /// until none is left or `limit` items have run; whether none is left.
     func runPending(limit: Int) -> Bool {
         var ran = 0
-        while ran < limit {
-            let next = pending.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-            guard let next else { return true }
-            next()
-            ran += 1
+        while true {
+            // What was scheduled so far, in order; what it schedules comes after it.
+            let batch = pending.withLock { items in
+                defer { items.removeAll() }
+                return items
+            }
+            if batch.isEmpty { return true }
+            for (index, work) in batch.enumerated() {
+                guard ran < limit else {
+                    pending.withLock { $0.insert(contentsOf: batch[index...], at: 0) }
+                    return false
+                }
+                work()
+                ran += 1
+            }
         }
-        return pending.withLock { $0.isEmpty }
     }
 
     /// Counts one more invoked session unless `limit` are alive; whether it did.

@@ -31,11 +31,11 @@ import Statechart
 /// state, so a null-datamodel document whose invoked documents are null-datamodel too is
 /// still searched exhaustively.
 public enum SCXMLTestPaths {
-    /// The events the search sends by default: every event descriptor of the document's
-    /// transitions, once each, in document order of their states (a state's own transitions
-    /// before its children's); a `prefix.*` descriptor as `prefix`; `*`
-    /// and the platform's own events (`done.*`, `error.*`, which the machine raises itself)
-    /// left out.
+    /// The events the document's transitions name, which the search sends (``inputs(of:)``
+    /// adds their data): every event descriptor of the document's transitions, once each, in
+    /// document order of their states (a state's own transitions before its children's); a
+    /// `prefix.*` descriptor as `prefix`; `*` and the platform's own events (`done.*`,
+    /// `error.*`, which the machine raises itself) left out.
     ///
     /// ```swift
     /// SCXMLTestPaths.events(of: document)    // traffic light: ["power.off", "tick", "button"]
@@ -63,7 +63,7 @@ public enum SCXMLTestPaths {
     /// without `data`: without data; repeats once), any other once without data.
     ///
     /// ```swift
-    /// SCXMLTestPaths.inputs(of: document).map(\.line)   // ["order.placed {\"amount\":120}", "cancel"]
+    /// try SCXMLTestPaths.inputs(of: document).map(\.line)   // ["order.placed {\"amount\":120}", "cancel"]
     /// ```
     ///
     /// - Throws: ``SCXMLTestPathError/invalidExample(_:_:)`` for an example without a `name`
