@@ -132,6 +132,12 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
         if countsInTree { tree.release() }
     }
 
+    /// Runs `work` on this session's worker queue, or when the host runs the tree's work
+    /// (``SCXMLMachine/Options/hostRunsSessions``). Holding no machine.
+    func schedule(_ work: @escaping @Sendable () -> Void) {
+        tree.schedule(on: worker, work)
+    }
+
     func isActive(_ id: String) -> Bool { machine?.isActive(id) ?? false }
 
     /// The index of state `id` in the compiled chart, or `nil` when no state has that id.
