@@ -1,13 +1,16 @@
 /*
  * Compiled sources: an expression, script or assignment location is compiled once per engine
- * (dukshim_compile), kept as a function in the engine's function table and called by its id
- * for every evaluation (dukshim_call_compiled, dukshim_assign_compiled, DUKSHIM_VALUE_COMPILED),
+ * (dukshim_compile, dukshim_compile_assignment), kept as a function in the engine's function
+ * table and called by its id for every evaluation (dukshim_call_compiled, dukshim_assign),
  * so evaluating a document's expressions parses no source text after their first use.
  *
- * The table is an array in the global stash (unreachable from scripts); the engine keeps its
- * heap pointer (e->functions), valid as long as the stash holds the array, i.e. for the heap's
- * life. Ids are indexes into it and are never reused.
+ * The table is an array in the global stash (unreachable from scripts), which keeps the functions
+ * alive; the engine keeps its heap pointer (e->functions) and, by id, each function's heap pointer
+ * (e->function_pointers), valid as long as the array holds the function, so a call finds its
+ * function with one load. Ids are indexes into both and are never reused until the table is
+ * forgotten as a whole.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "shim_internal.h"
@@ -21,8 +24,15 @@ void dukshim_functions_install(duk_context *ctx, dukshim_engine *e) {
     duk_push_global_stash(ctx);
     duk_push_array(ctx);
     e->functions = duk_get_heapptr(ctx, -1);
+    e->function_count = 0;
     duk_put_prop_string(ctx, -2, DUKSHIM_FUNCTIONS_KEY);
     duk_pop(ctx);
+}
+
+void dukshim_functions_free(dukshim_engine *e) {
+    free(e->function_pointers);
+    e->function_pointers = NULL;
+    e->function_count = e->function_capacity = 0;
 }
 
 void dukshim_push_compiled_source(duk_context *ctx, const char *src, size_t n, int32_t kind) {
@@ -61,13 +71,25 @@ void dukshim_push_compiled_source(duk_context *ctx, const char *src, size_t n, i
 
 /* Stack in: [..., function]; out: [...]. Appends the function to the table; its id in out_number. */
 static void add_function(duk_context *ctx, dukshim_call *call) {
-    duk_push_heapptr(ctx, call->engine->functions);
-    duk_size_t id = duk_get_length(ctx, -1);
-    if (id >= (duk_size_t)INT32_MAX) {
+    dukshim_engine *e = call->engine;
+    size_t id = e->function_count;
+    if (id >= (size_t)INT32_MAX) {
         (void)duk_range_error(ctx, "too many compiled sources");
     }
+    if (id == e->function_capacity) {
+        size_t capacity = e->function_capacity == 0 ? 16 : 2 * e->function_capacity;
+        void **pointers = (void **)realloc(e->function_pointers, capacity * sizeof *pointers);
+        if (pointers == NULL) {
+            (void)duk_range_error(ctx, "out of memory while keeping a compiled source");
+        }
+        e->function_pointers = pointers;
+        e->function_capacity = capacity;
+    }
+    duk_push_heapptr(ctx, e->functions);
     duk_dup(ctx, -2);
     duk_put_prop_index(ctx, -2, (duk_uarridx_t)id);
+    e->function_pointers[id] = duk_get_heapptr(ctx, -2);
+    e->function_count = id + 1;
     duk_pop_2(ctx);
     call->out_number = (int64_t)id;
 }
@@ -75,6 +97,33 @@ static void add_function(duk_context *ctx, dukshim_call *call) {
 static void op_compile(duk_context *ctx, dukshim_call *call) {
     dukshim_push_compiled_source(ctx, call->s1, call->n1, (int32_t)call->number);
     add_function(ctx, call);
+}
+
+/* `<assign location expr>` as one strict-mode function of no parameters, so an assignment is
+   one call: the location on the first line (errors in it report line 1), the expression
+   parenthesised as in DUKSHIM_SOURCE_EXPRESSION. Strict mode makes both SCXML failure cases
+   throw, as for DUKSHIM_SOURCE_LOCATION. */
+static void op_compile_assignment(duk_context *ctx, dukshim_call *call) {
+    duk_push_string(ctx, "function () {'use strict'; ");
+    dukshim_push_utf8(ctx, call->s1, call->n1);
+    duk_push_string(ctx, "\n= (");
+    dukshim_push_utf8(ctx, call->s2, call->n2);
+    duk_push_string(ctx, "\n);\n}");
+    duk_concat(ctx, 5);
+    duk_push_string(ctx, "assignment");
+    duk_compile(ctx, DUK_COMPILE_FUNCTION);
+    add_function(ctx, call);
+}
+
+int32_t dukshim_compile_assignment(dukshim_engine *e, const char *location, size_t location_length,
+                                   const char *expression, size_t expression_length, int32_t *function_id) {
+    dukshim_call call = {0};
+    call.op = op_compile_assignment;
+    call.s1 = location != NULL ? location : "", call.n1 = location != NULL ? location_length : 0;
+    call.s2 = expression != NULL ? expression : "", call.n2 = expression != NULL ? expression_length : 0;
+    int32_t status = dukshim_run(e, &call);
+    *function_id = status == DUKSHIM_OK ? (int32_t)call.out_number : -1;
+    return status;
 }
 
 int32_t dukshim_compile(dukshim_engine *e, const char *source, size_t source_length, int32_t source_kind,
@@ -90,11 +139,10 @@ int32_t dukshim_compile(dukshim_engine *e, const char *source, size_t source_len
 
 void dukshim_push_function(duk_context *ctx, int64_t function_id) {
     dukshim_engine *e = dukshim_engine_from_ctx(ctx);
-    duk_push_heapptr(ctx, e->functions);
-    if (function_id < 0 || !duk_get_prop_index(ctx, -1, (duk_uarridx_t)function_id) || !duk_is_function(ctx, -1)) {
+    if (function_id < 0 || (uint64_t)function_id >= (uint64_t)e->function_count) {
         (void)duk_range_error(ctx, "no compiled source %ld", (long)function_id);
     }
-    duk_remove(ctx, -2);
+    duk_push_heapptr(ctx, e->function_pointers[function_id]);
 }
 
 void dukshim_push_called(duk_context *ctx, int64_t function_id) {

@@ -1,16 +1,34 @@
 /*
- * `_event`: a global accessor whose getter (a Duktape/C function) builds the event object from
- * the fields the host bound (dukshim_event_*) the first time a script reads it after a binding,
- * keeps it in the stash and returns that same object until the next binding. Binding an event
- * therefore compiles and runs nothing, and an event no script looks at costs a few copies.
+ * `_event`: one object per engine, which scripts see frozen (every member is a getter without a
+ * setter and non-configurable, the object is not extensible). The text members' getter (one
+ * Duktape/C function) reads the field the host bound last (dukshim_event_*), so binding an event
+ * compiles and runs nothing, allocates nothing once the field buffers are long enough, and a
+ * field costs only when a script reads it.
+ *
+ * `data`'s getter converts the bound data the first time a script reads it after a binding and
+ * returns that same value for every later read of the binding (kept in the stash, released when
+ * the next operation starts after a new binding), so an event whose data no script reads costs
+ * no conversion.
+ *
+ * `raw` is a member only while the bound event has one: added (DUK_DEFPROP_FORCE, the way C may
+ * extend a frozen object) when the next operation starts. A frozen object's member cannot be
+ * removed, so the first event without `raw` after one with it gets a new object (a rare case:
+ * only BasicHTTP events carry `raw`).
  */
 #include <string.h>
 
 #include "shim_internal.h"
 
+#if !defined(DUK_USE_NONSTD_GETTER_KEY_ARGUMENT)
+#error "the event members' shared getter needs Duktape's getter key argument (DUK_USE_NONSTD_GETTER_KEY_ARGUMENT)"
+#endif
+
 #define DUKSHIM_EVENT_KEY DUK_HIDDEN_SYMBOL("scEvent")
+#define DUKSHIM_EVENT_DATA_KEY DUK_HIDDEN_SYMBOL("scEventData")
 #define DUKSHIM_EVENT_KEYS DUK_HIDDEN_SYMBOL("scEventKeys")
+#define DUKSHIM_EVENT_GETTER_KEY DUK_HIDDEN_SYMBOL("scEventGetter")
 #define DATA_KEY DUKSHIM_EVENT_FIELD_COUNT /* keys[DATA_KEY] is "data" */
+#define RAW_BIT (1u << DUKSHIM_EVENT_RAW)
 
 static const char *const field_names[DUKSHIM_EVENT_FIELD_COUNT] = {
     "name", "type", "sendid", "origin", "origintype", "invokeid", "raw",
@@ -19,7 +37,9 @@ static const char *const field_names[DUKSHIM_EVENT_FIELD_COUNT] = {
 void dukshim_event_begin(dukshim_engine *e) {
     e->event.present = 0;
     e->event.data_kind = -1;
-    e->event.pending = 1;
+    e->event.data_converted = 0;
+    e->event.stale = 1;
+    e->event.bound = 1;
 }
 
 int32_t dukshim_event_set_field(dukshim_engine *e, int32_t field, const char *text, size_t n) {
@@ -64,48 +84,115 @@ static duk_ret_t push_data(duk_context *ctx, void *udata) {
     return 1;
 }
 
-static void build_event(duk_context *ctx, dukshim_engine *e) {
-    duk_idx_t object = duk_push_object(ctx);
-    for (int field = 0; field < DUKSHIM_EVENT_FIELD_COUNT; field++) {
-        if (field == DUKSHIM_EVENT_RAW) {
-            if (e->event.data_kind < 0) {
-                duk_push_undefined(ctx);
-            } else if (duk_safe_call(ctx, push_data, e, 0, 1) != DUK_EXEC_SUCCESS) {
-                duk_pop(ctx);            /* data the engine cannot hold: undefined, as no data */
-                duk_push_undefined(ctx);
-            }
-            duk_push_heapptr(ctx, e->event.keys[DATA_KEY]);
-            duk_swap_top(ctx, -2);
-            duk_put_prop(ctx, object);
-            if (!(e->event.present & (1u << field))) {
-                continue;                /* `raw` is a member only when the I/O processor gave one */
-            }
-        }
-        duk_push_heapptr(ctx, e->event.keys[field]); /* interned once, at installation */
-        if (e->event.present & (1u << field)) {
-            dukshim_push_utf8(ctx, (const char *)e->event.fields[field].p, e->event.fields[field].len);
-        } else {
-            duk_push_undefined(ctx);
-        }
-        duk_put_prop(ctx, object);
+static duk_ret_t data_getter(duk_context *ctx) {
+    dukshim_engine *e = dukshim_engine_from_ctx(ctx);
+    if (e->event.data_kind < 0) {
+        return 0; /* no data: undefined */
     }
-    duk_freeze(ctx, object);
     duk_push_global_stash(ctx);
-    duk_dup(ctx, object);
+    if (e->event.data_converted) {
+        duk_get_prop_string(ctx, -1, DUKSHIM_EVENT_DATA_KEY);
+        return 1;
+    }
+    if (duk_safe_call(ctx, push_data, e, 0, 1) != DUK_EXEC_SUCCESS) {
+        duk_pop(ctx); /* data the engine cannot hold: undefined, as no data */
+        duk_push_undefined(ctx);
+    }
+    duk_dup_top(ctx);
+    duk_put_prop_string(ctx, -3, DUKSHIM_EVENT_DATA_KEY);
+    e->event.data_converted = 1;
+    e->event.data_in_stash = 1;
+    return 1;
+}
+
+/* The getter of every text member, shared by them: Duktape passes the property key as the
+   getter's argument (DUK_USE_NONSTD_GETTER_KEY_ARGUMENT, on in the linked build), which is one of
+   the interned keys. One function object per engine, not one per member. */
+static duk_ret_t field_getter(duk_context *ctx) {
+    dukshim_engine *e = dukshim_engine_from_ctx(ctx);
+    void *key = duk_get_heapptr(ctx, 0);
+    for (int field = 0; field < DUKSHIM_EVENT_FIELD_COUNT; field++) {
+        if (key == e->event.keys[field]) {
+            if (!(e->event.present & (1u << field))) {
+                return 0; /* absent: undefined */
+            }
+            dukshim_push_utf8(ctx, (const char *)e->event.fields[field].p, e->event.fields[field].len);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Stack in: [..., object, getter]; out: [..., object]. Defines member `key` of the object as the
+   getter (FORCE: also on the frozen object). */
+static void define_member(duk_context *ctx, dukshim_engine *e, int key) {
+    duk_push_heapptr(ctx, e->event.keys[key]); /* interned once, at installation */
+    duk_swap_top(ctx, -2);
+    duk_def_prop(ctx, -3, DUK_DEFPROP_HAVE_GETTER | DUK_DEFPROP_FORCE | DUK_DEFPROP_SET_ENUMERABLE |
+                              DUK_DEFPROP_CLEAR_CONFIGURABLE);
+}
+
+/* Pushes the text members' getter, made once per engine (kept in the stash). */
+static void push_field_getter(duk_context *ctx) {
+    duk_push_global_stash(ctx);
+    if (!duk_get_prop_string(ctx, -1, DUKSHIM_EVENT_GETTER_KEY)) {
+        duk_pop(ctx);
+        duk_push_c_function(ctx, field_getter, 1);
+        duk_dup_top(ctx);
+        duk_put_prop_string(ctx, -3, DUKSHIM_EVENT_GETTER_KEY);
+    }
+    duk_remove(ctx, -2);
+}
+
+/* A new, frozen event object (no `raw`), kept in the stash. */
+static void create_object(duk_context *ctx, dukshim_engine *e) {
+    duk_push_object(ctx);
+    for (int field = 0; field < DUKSHIM_EVENT_RAW; field++) {
+        push_field_getter(ctx);
+        define_member(ctx, e, field);
+    }
+    duk_push_c_function(ctx, data_getter, 0);
+    define_member(ctx, e, DATA_KEY);
+    duk_freeze(ctx, -1);
+    e->event.object = duk_get_heapptr(ctx, -1);
+    duk_push_global_stash(ctx);
+    duk_dup(ctx, -2);
     duk_put_prop_string(ctx, -2, DUKSHIM_EVENT_KEY); /* keeps the object alive */
-    duk_pop(ctx);
-    e->event.object = duk_get_heapptr(ctx, object);
-    e->event.pending = 0;
+    duk_pop_2(ctx);
+    e->event.has_raw = 0;
+}
+
+void dukshim_event_show(duk_context *ctx, dukshim_engine *e) {
+    dukshim_event_binding *b = &e->event;
+    if (b->data_in_stash) {
+        duk_push_global_stash(ctx);
+        duk_push_undefined(ctx);
+        duk_put_prop_string(ctx, -2, DUKSHIM_EVENT_DATA_KEY); /* the last event's data may be freed */
+        duk_pop(ctx);
+        b->data_in_stash = 0;
+    }
+    if (b->object != NULL) {
+        int wants_raw = (b->present & RAW_BIT) != 0;
+        if (b->has_raw && !wants_raw) {
+            create_object(ctx, e);
+        } else if (!b->has_raw && wants_raw) {
+            duk_push_heapptr(ctx, b->object);
+            push_field_getter(ctx);
+            define_member(ctx, e, DUKSHIM_EVENT_RAW);
+            duk_pop(ctx);
+            b->has_raw = 1;
+        }
+    }
+    b->stale = 0;
 }
 
 static duk_ret_t event_getter(duk_context *ctx) {
     dukshim_engine *e = dukshim_engine_from_ctx(ctx);
-    if (e->event.pending) {
-        build_event(ctx, e);
-        return 1;
-    }
-    if (e->event.object == NULL) {
+    if (!e->event.bound || e->event.object == NULL) {
         return 0; /* no event yet: undefined */
+    }
+    if (e->event.stale) {
+        dukshim_event_show(ctx, e);
     }
     duk_push_heapptr(ctx, e->event.object);
     return 1;
@@ -126,6 +213,8 @@ static void op_event_install(duk_context *ctx, dukshim_call *call) {
     }
     duk_put_prop_string(ctx, -2, DUKSHIM_EVENT_KEYS);
     duk_pop(ctx);
+    create_object(ctx, e);
+    e->event.stale = e->event.bound; /* a binding made before installation is shown next */
     /* Listed among the read-only system variables, so `<data id="_event">` is refused too. */
     dukshim_push_helper(ctx, "sys");
     duk_push_undefined(ctx);

@@ -122,6 +122,9 @@ static void record_error(dukshim_engine *e) {
 static duk_ret_t safe_entry(duk_context *ctx, void *udata) {
     dukshim_call *call = (dukshim_call *)udata;
     duk_idx_t base = duk_get_top(ctx);
+    if (call->engine->event.stale) {
+        dukshim_event_show(ctx, call->engine);
+    }
     call->op(ctx, call);
     if (duk_get_top(ctx) == base) {
         duk_push_undefined(ctx);
@@ -344,6 +347,7 @@ void dukshim_engine_destroy(dukshim_engine *e) {
     dukshim_writer_free(&e->error_name);
     dukshim_writer_free(&e->error_message);
     dukshim_event_free(e);
+    dukshim_functions_free(e);
     free(e);
 }
 

@@ -52,16 +52,20 @@ struct dukshim_budget {
     size_t limit;
 };
 
-/* The event `_event` shows (shim_event.c): its fields copied from the host, turned into an object
- * only when a script reads `_event`. Buffers are malloc-backed and reused, so binding an event
- * allocates only when a field is longer than any before. */
+/* The event `_event` shows (shim_event.c): its fields copied from the host, read by the event
+ * object's getters. Buffers are malloc-backed and reused, so binding an event allocates only when
+ * a field is longer than any before. */
 typedef struct dukshim_event_binding {
-    dukshim_writer fields[DUKSHIM_EVENT_FIELD_COUNT]; /* UTF-8 text of each present field */
-    uint32_t present;     /* bit i: field i is present (absent fields read as undefined) */
+    dukshim_writer fields[DUKSHIM_EVENT_FIELD_COUNT]; /* UTF-8 text of each field last set */
+    uint32_t present;     /* bit i: field i is part of the bound event (absent fields read as undefined) */
     dukshim_writer data;  /* the encoded `data` (DUKSHIM_VALUE_DATA) or the stored key */
     int32_t data_kind;    /* -1: none; DUKSHIM_VALUE_DATA or DUKSHIM_VALUE_STORED */
-    int pending;          /* the object in the stash is not this event's yet */
-    void *object;         /* heap pointer of the event object in the stash (NULL: undefined) */
+    int data_converted;   /* the stash holds this binding's `data`, converted on its first read */
+    int data_in_stash;    /* the stash holds some binding's converted `data` */
+    int has_raw;          /* the object has the member `raw` */
+    int stale;            /* the object's members (raw) and the stash do not follow the binding yet */
+    int bound;            /* an event was bound (until then `_event` reads as undefined) */
+    void *object;         /* heap pointer of the event object in the stash (NULL until installed) */
     void *keys[DUKSHIM_EVENT_FIELD_COUNT + 1]; /* the member names (fields, then "data"), kept in the stash */
 } dukshim_event_binding;
 
@@ -90,6 +94,9 @@ struct dukshim_engine {
     dukshim_host_callback host;
 
     void *functions; /* heap pointer of the compiled-function table (shim_compiled.c), kept in the stash */
+    void **function_pointers;  /* heap pointer of each function in that table, by id (malloc-backed) */
+    size_t function_count;
+    size_t function_capacity;
     dukshim_event_binding event; /* `_event` (shim_event.c) */
 
     dukshim_writer result;       /* last operation's encoded result */
@@ -162,6 +169,7 @@ void dukshim_decode_push(duk_context *ctx, const uint8_t *bytes, size_t n, int f
 
 /* shim_compiled.c */
 void dukshim_functions_install(duk_context *ctx, dukshim_engine *engine); /* a new, empty table */
+void dukshim_functions_free(dukshim_engine *engine); /* the heap pointers (after the heap is gone) */
 /* Pushes the function compiled from `src` as `kind` (DUKSHIM_SOURCE_*); throws SyntaxError. */
 void dukshim_push_compiled_source(duk_context *ctx, const char *src, size_t n, int32_t kind);
 void dukshim_push_function(duk_context *ctx, int64_t function_id); /* throws RangeError for an unknown id */
@@ -169,6 +177,11 @@ void dukshim_push_called(duk_context *ctx, int64_t function_id);   /* its result
 
 /* shim_event.c */
 void dukshim_event_free(dukshim_engine *engine);
+/* Makes the event object and the stash follow the binding: `raw` a member exactly when bound, no
+   earlier event's converted data kept (inside a protected call; may throw when out of memory,
+   leaving the binding stale). dukshim_run calls it before every operation whose engine's binding
+   is stale, so no script ever sees an earlier event's members. */
+void dukshim_event_show(duk_context *ctx, dukshim_engine *engine);
 
 /* shim_host.c */
 void dukshim_push_host_function(duk_context *ctx, int32_t function_id);

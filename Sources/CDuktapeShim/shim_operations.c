@@ -38,9 +38,6 @@ static void push_value(duk_context *ctx, dukshim_call *call, int freeze) {
     case DUKSHIM_VALUE_EXPRESSION:
         push_evaluated(ctx, (const char *)call->value, call->value_length, DUKSHIM_SOURCE_EXPRESSION);
         break;
-    case DUKSHIM_VALUE_COMPILED:
-        dukshim_push_called(ctx, call->number);
-        break;
     case DUKSHIM_VALUE_STORED:
         push_stored(ctx, (const char *)call->value, call->value_length);
         if (call->number >= 0) {

@@ -12,8 +12,9 @@ struct CoverageCommand: ParsableCommand {
             A trace is what 'statechart trace' prints (with or without --verbose), what the main \
             'generate c --trace-main' writes prints, or one transition per line as Swift's \
             TransitionRecord prints it ('source -event-> targets', from Machine.onTransition). Traces \
-            of configuration lines only are replayed on the chart (events without data), each \
-            configuration checked; lines naming transitions are matched to the chart's. \
+            of configuration lines only are replayed on the chart as 'trace' runs it (events without \
+            data; invoked sessions run after each line), each configuration checked; lines naming \
+            transitions are matched to the chart's. \
             Output, on standard output: the summary line 'states: E of S entered (P%); transitions: T \
             of N taken (Q%)', then 'missed: state 'ID'' and 'missed: transition SOURCE -EVENT [COND]-> \
             TARGETS' lines in document order. --dot writes the chart (as 'export --format dot' draws it) \

@@ -15,18 +15,33 @@ struct PathsCommand: ParsableCommand {
             chart's transitions name (a 'prefix.*' descriptor as 'prefix'; '*', done.* and error.* left \
             out) in every machine state it finds, as 'trace' runs it (delayed sends never fire: send their \
             events yourself). With the null datamodel the search is exhaustive and what it lists as \
-            unreached cannot be reached; with ECMAScript it is bounded by --max-length and sends events \
-            without data, and says so.
+            unreached cannot be reached; with ECMAScript it is bounded by --max-length, and an unreached \
+            transition says whether the bound stopped the search before its source was active or its \
+            condition never held with the data its event was sent with. Invoked sessions (<invoke>) run \
+            as in 'trace' (after each event, in the order things were sent), and the events they send \
+            back are taken like any other; the paths cover the chart's own states and transitions.
 
-            Output, on standard output: one line per path, 'path-NNN: EVENT EVENT ...' (longest first), \
+            Event data: the chart gives examples of its events as elements <test:event name="NAME" \
+            data="JSON"/> in the namespace urn:statechart:test (xmlns:test="urn:statechart:test" on \
+            <scxml>), anywhere among the elements of <scxml>, a state or a transition. An event with \
+            examples is sent once with each example's data (an example without data: without data), \
+            instead of once without data; events only the examples name are sent too. Other SCXML \
+            processors skip elements in other namespaces, and Qt Creator's editor keeps them when it \
+            saves the chart. For example, inside <transition event="order.placed" \
+            cond="_event.data.amount &gt; 100" target="review">: <test:event name="order.placed" \
+            data='{"amount": 120}'/>. ('statechart coverage' replays configuration-only traces with events \
+            without data: for such a chart give it the 'trace --verbose' output of the paths.)
+
+            Output, on standard output: one line per path, 'path-NNN: EVENT EVENT ...' (longest first; \
+            an event with data as its events-file line, 'NAME JSON'), \
             then one line per state or transition no path reaches, 'unreached: state 'ID': WHY' or \
             'unreached: transition SOURCE -EVENT [COND]-> TARGETS: WHY', then a summary line. With -o DIR, \
             each path is also written as DIR/path-NNN.events (one event per line: the input of \
             'statechart trace') and DIR/path-NNN.expected (exactly what 'statechart trace FILE < \
             path-NNN.events' prints: the configuration after start-up, then after each event), so \
             'statechart trace FILE < p.events | diff p.expected -' is the test. \
-            Exit status: 0 (also when something is unreached), 2 for an invalid document, a chart with \
-            <invoke>, an unknown --to state or invalid arguments, 1 if a file cannot be written.
+            Exit status: 0 (also when something is unreached), 2 for an invalid document, a <test:event> without a name or with data that is not JSON, an unknown --to state \
+            or invalid arguments, 1 if a file cannot be written.
             """
     )
 
@@ -66,13 +81,13 @@ struct PathsCommand: ParsableCommand {
         let hasVariables = machine.document.datamodel != nil && machine.document.datamodel != "null"
             || (machine.document.datamodel == nil && options.defaultDatamodel == "ecmascript")
         let length = maximumLength ?? (hasVariables ? 12 : 1_000)
-        let plan: TestPlan<String, String>
+        let plan: TestPlan<SCXMLTestEvent, String>
         do {
             plan = try SCXMLTestPaths.plan(for: machine.document, baseURL: baseURL,
                                            options: options, covering: TestCoverageGoal(rawValue: cover)!, reaching: to,
                                            maximumLength: length, maximumStates: hasVariables ? 20_000 : 1_000_000)
         } catch let error as SCXMLTestPathError {
-            Loading.printError("error: \(error)")
+            if case .invalidExample = error { Loading.printError("\(error)") } else { Loading.printError("error: \(error)") }
             throw ExitCode(2)
         }
         if let output {
@@ -89,7 +104,7 @@ struct PathsCommand: ParsableCommand {
             }
         }
         for (number, path) in plan.paths.enumerated() {
-            emit("\(Self.name(number)): \(path.steps.map(\.event).joined(separator: " "))")
+            emit("\(Self.name(number)): \(path.steps.map(\.event.line).joined(separator: " "))")
         }
         for item in plan.unreached { emit("unreached: \(item)") }
         let what = to.map { "state '\($0)'" } ?? (cover == "states" ? "every reachable state" : "every reachable transition and state")
@@ -99,15 +114,15 @@ struct PathsCommand: ParsableCommand {
 
     static func name(_ number: Int) -> String { "path-" + String(format: "%03d", number + 1) }
 
-    /// One event per line, the input `trace` reads.
-    static func eventsText(_ path: TestPath<String, String>) -> String {
-        path.steps.map { $0.event + "\n" }.joined()
+    /// One event per line (`NAME` or `NAME JSON`), the input `trace` reads.
+    static func eventsText(_ path: TestPath<SCXMLTestEvent, String>) -> String {
+        path.steps.map { $0.event.line + "\n" }.joined()
     }
 
     /// What `trace` prints for the path: the configuration after start-up, then after each event.
-    static func expectedText(_ path: TestPath<String, String>) -> String {
+    static func expectedText(_ path: TestPath<SCXMLTestEvent, String>) -> String {
         ([TraceCommand.configurationLine(event: nil, configuration: path.start)]
-            + path.steps.map { TraceCommand.configurationLine(event: $0.event, configuration: $0.expected) })
+            + path.steps.map { TraceCommand.configurationLine(event: $0.event.name, configuration: $0.expected) })
             .map { $0 + "\n" }.joined()
     }
 }

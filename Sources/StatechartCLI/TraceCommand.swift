@@ -24,7 +24,11 @@ struct TraceCommand: ParsableCommand {
             atomic states in document order). Events the chart sends to itself during a macrostep \
             (start-up's included) run after that macrostep's line is printed, before the next input line \
             is read. Delayed <send>s run in virtual time that does not advance: they stay pending, so a \
-            trace does not depend on how fast input arrives. A halted machine keeps reporting the \
+            trace does not depend on how fast input arrives. Invoked sessions (<invoke>) run on the \
+            trace's thread too: after a line's work and the events the chart sent itself, the sessions \
+            it invoked start, run and deliver what they send, and the chart takes those events, all in \
+            the order they were sent, before the next input line is read; so a chart with <invoke> \
+            traces the same way every time. A halted machine keeps reporting the \
             configuration it halted in. An input line may be at most 1048576 bytes: a longer one \
             stops the trace (on standard error). --timeout bounds each line's work (its macrostep and \
             the events the chart sent itself after it; start-up's too): past it the work is stopped \
@@ -78,6 +82,7 @@ struct TraceCommand: ParsableCommand {
             access.apply(to: &options)
             document.apply(to: &options)
             options.clock = TestClock()     // virtual time, never advanced: delayed sends stay pending
+            options.hostRunsSessions = true // invoked sessions run in order on this thread, after each line
         }
         let failed = Self.trace(machine, verbose: verbose, timeout: timeout, nextLine: Self.readLine, output: emit)
         if failed { throw ExitCode(1) }
@@ -187,10 +192,16 @@ struct TraceCommand: ParsableCommand {
         let timeout: String
         let output: @Sendable (String) -> Void
 
+        /// The events the chart sent itself, then the work of its invoked sessions (with the
+        /// events they send it), each in the order it was sent.
         func runQueued() {
             let error = catching { try machine.machine.processQueuedEvents() }
             if let error { Loading.printError(message(error)) }
             emitMicrosteps(error: error)
+            if !machine.runSessionWork() {
+                Loading.printError("trace: the invoked sessions still had work after \(SCXMLMachine.sessionWorkLimit) deliveries; the rest runs after the next line")
+            }
+            emitMicrosteps(error: nil)
         }
 
         func report(event: String?, error: Error?) {

@@ -52,6 +52,7 @@ struct ViewCommand: ParsableCommand {
             access.apply(to: &options)
             document.apply(to: &options)
             options.clock = TestClock()
+            options.hostRunsSessions = true     // as `trace` runs it
         }
         let input = try (events ?? trace).map(read) ?? ""
         var lines: [String] = []

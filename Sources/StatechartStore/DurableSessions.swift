@@ -16,6 +16,16 @@ import Synchronization
 /// try await orders.processAvailable()          // or run(until:) in worker processes
 /// ```
 ///
+/// **Batches.** With `eventsPerClaim` above 1, a claim applies up to that many of the
+/// session's waiting events, each its own macrostep in order, and commits them together: one
+/// transaction for the batch, every event id in the log, all of it or none (a failed commit
+/// or a crash leaves every event of the batch waiting, to be applied once by a later claim).
+/// It trades the commit per event for a longer hold of the session:
+///
+/// ```swift
+/// let orders = DurableSessions(store: store, kind: kind, eventsPerClaim: 50)
+/// ```
+///
 /// Any number of `DurableSessions` (threads, processes, hosts on PostgreSQL) may work on one
 /// store: the store lets one of them at a time claim a session. Each caches the machines it
 /// ran and reuses one while the stored version is the one it committed; otherwise it restores
@@ -27,6 +37,8 @@ public final class DurableSessions<Kind: DurableMachineKind>: Sendable {
     public let kind: Kind
     /// This worker's name, recorded by stores that log who applied what.
     public let worker: String
+    /// The most waiting events of one session a claim applies and commits together.
+    public let eventsPerClaim: Int
 
     private let cache = Mutex<[String: CachedInstance]>([:])
 
@@ -46,11 +58,14 @@ public final class DurableSessions<Kind: DurableMachineKind>: Sendable {
         var version: Int64
     }
 
-    /// Sessions of `kind` in `store`, worked on by `worker`.
-    public init(store: any SessionStore, kind: Kind, worker: String = "worker-\(ProcessInfo.processInfo.processIdentifier)") {
+    /// Sessions of `kind` in `store`, worked on by `worker`, each claim applying up to
+    /// `eventsPerClaim` (at least 1) of a session's waiting events in one transaction.
+    public init(store: any SessionStore, kind: Kind, worker: String = "worker-\(ProcessInfo.processInfo.processIdentifier)",
+                eventsPerClaim: Int = 1) {
         self.store = store
         self.kind = kind
         self.worker = worker
+        self.eventsPerClaim = max(1, eventsPerClaim)
     }
 
     /// Creates or migrates the store's tables.
@@ -76,8 +91,8 @@ public final class DurableSessions<Kind: DurableMachineKind>: Sendable {
         try await store.enqueue(events.map { InboxMessage(session: $0.session, eventID: $0.id, body: try kind.encode($0.event)) })
     }
 
-    /// Claims one session with work, applies its next event (or its timers due by `now`) and
-    /// commits. Returns `nil` when there is no work.
+    /// Claims one session with work, applies its timers due by `now` and its next events (up to
+    /// ``eventsPerClaim``), and commits. Returns `nil` when there is no work.
     ///
     /// - Throws: ``DurableError/storage(_:)`` when the database fails; nothing was committed
     ///   and the session's cached machine is dropped, so the next claim restores it from the
@@ -88,7 +103,7 @@ public final class DurableSessions<Kind: DurableMachineKind>: Sendable {
     public func processNext(now: Date = Date()) async throws -> ProcessedWork? {
         let ran = ClaimRecord()
         do {
-            let result = try await store.process(now: now, worker: worker) { [self] work in
+            let result = try await store.process(now: now, worker: worker, limit: eventsPerClaim) { [self] work in
                 let session = work.stored.session
                 ran.set(session, nil)
                 let (commit, cached) = try run(work)
@@ -194,7 +209,7 @@ public final class DurableSessions<Kind: DurableMachineKind>: Sendable {
         guard var cached else { preconditionFailure("set above") }
         // Timers due by now fire first, each its own macrostep, in due order.
         cached.clock.advance(to: now)
-        if let message = work.message {
+        for message in work.messages {
             do {
                 try cached.instance.apply(message.body)
             } catch let error as DecodingError {
@@ -211,12 +226,12 @@ public final class DurableSessions<Kind: DurableMachineKind>: Sendable {
             let ms = timer.remaining.components.seconds * 1000 + timer.remaining.components.attoseconds / 1_000_000_000_000_000
             return TimerRow(sendID: timer.sendID, order: index, due: base + ms, body: timer.body)
         }
-        let version = stored.version + 1
+        let version = SessionCommit.version(after: stored.version, applying: work.messages.count)
         let outbox = cached.instance.takeOutbox().enumerated().map { index, event in
             OutboxMessage(id: "\(session)/\(version)/\(index)", session: session, target: event.target, name: event.name, body: event.body)
         }
         cached.version = version
-        return (SessionCommit(state: state, chartVersion: kind.version, appliedEventID: work.message?.eventID,
+        return (SessionCommit(state: state, chartVersion: kind.version, appliedEventIDs: work.messages.map(\.eventID),
                               timers: timers, outbox: outbox), cached)
     }
 }

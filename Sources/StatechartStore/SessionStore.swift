@@ -14,10 +14,11 @@ import Foundation
 /// ```
 ///
 /// Contract every implementation keeps:
-/// - ``process(now:worker:_:)`` claims at most one session with work, so that no other caller
-///   (thread or process) works on it until the claim ends, and writes what its body returns in
-///   one transaction: the snapshot, the applied event's id, the removal of the inbox message,
-///   the session's complete set of timers, and the outbox; either all of it or none.
+/// - ``process(now:worker:limit:_:)`` claims at most one session with work, so that no other
+///   caller (thread or process) works on it until the claim ends, hands its body up to `limit`
+///   of the session's inbox messages, and writes what the body returns in one transaction: the
+///   snapshot, the applied events' ids, the removal of those inbox messages, the session's
+///   complete set of timers, and the outbox; either all of it or none.
 /// - An event id is applied at most once per session, even when enqueued again after it was
 ///   applied.
 /// - Messages of one session are claimed in the order they were enqueued.
@@ -33,15 +34,16 @@ public protocol SessionStore: Sendable {
     func enqueue(_ messages: [InboxMessage]) async throws -> Int
 
     /// Claims one session that has a message waiting or a timer due by `now`, runs `body` with
-    /// what is stored for it, and commits what `body` returns. Returns `nil` when no session
-    /// has work (or all that have are claimed by others or faulted).
+    /// what is stored for it and its first `limit` (at least 1) inbox messages, and commits what
+    /// `body` returns. Returns `nil` when no session has work (or all that have are claimed by
+    /// others or faulted).
     ///
     /// When `body` throws a ``DurableError`` that names the session's data
     /// (``DurableError/chartVersionMismatch(session:stored:expected:)``,
     /// ``DurableError/unreadableSession(session:reason:)``), nothing of the session is changed;
     /// the store records the fault beside it (``faults()``) and stops offering the session, so
     /// the others go on. Any other error rolls the transaction back and is rethrown.
-    func process(now: Date, worker: String,
+    func process(now: Date, worker: String, limit: Int,
                  _ body: @escaping @Sendable (ClaimedWork) throws -> SessionCommit) async throws -> ProcessedWork?
 
     /// The stored state of `session`, or `nil` when it has none yet.
@@ -140,7 +142,8 @@ public struct OutboxMessage: Sendable, Hashable {
 public struct StoredSession: Sendable, Hashable {
     /// The session's id.
     public var session: String
-    /// How many commits it has had (0: created by an enqueue, never run).
+    /// Advanced by every commit (``SessionCommit/version(after:)``); 0: created by an enqueue,
+    /// never run. The applied-event log is ordered by it.
     public var version: Int64
     /// The chart or document version that wrote the snapshot; `nil` before the first commit.
     public var chartVersion: String?
@@ -159,20 +162,21 @@ public struct StoredSession: Sendable, Hashable {
     }
 }
 
-/// What a claim hands to ``SessionStore/process(now:worker:_:)``'s body.
+/// What a claim hands to ``SessionStore/process(now:worker:limit:_:)``'s body.
 public struct ClaimedWork: Sendable {
     /// The session as stored.
     public var stored: StoredSession
-    /// The next inbox message, or `nil` when the claim is for due timers only. A message whose
-    /// event id was applied already never reaches the body: the store removes it.
-    public var message: InboxMessage?
+    /// The next inbox messages in enqueue order, at most the claim's limit; empty when the
+    /// claim is for due timers only. A message whose event id was applied already never reaches
+    /// the body: the store removes it.
+    public var messages: [InboxMessage]
     /// The claim's time, in milliseconds since 1970 (UTC).
     public var now: Int64
 
     /// A claim.
-    public init(stored: StoredSession, message: InboxMessage?, now: Int64) {
+    public init(stored: StoredSession, messages: [InboxMessage], now: Int64) {
         self.stored = stored
-        self.message = message
+        self.messages = messages
         self.now = now
     }
 }
@@ -183,28 +187,42 @@ public struct SessionCommit: Sendable {
     public var state: Data
     /// The chart or document version.
     public var chartVersion: String
-    /// The event id applied, recorded in the log; `nil` for timers only.
-    public var appliedEventID: String?
+    /// The ids of the events applied, in order, recorded in the log; empty for timers only.
+    public var appliedEventIDs: [String]
     /// The session's timers after the macrosteps (replacing all stored ones).
     public var timers: [TimerRow]
     /// The events sent outward.
     public var outbox: [OutboxMessage]
 
     /// A commit.
-    public init(state: Data, chartVersion: String, appliedEventID: String?, timers: [TimerRow], outbox: [OutboxMessage]) {
+    public init(state: Data, chartVersion: String, appliedEventIDs: [String], timers: [TimerRow], outbox: [OutboxMessage]) {
         self.state = state
         self.chartVersion = chartVersion
-        self.appliedEventID = appliedEventID
+        self.appliedEventIDs = appliedEventIDs
         self.timers = timers
         self.outbox = outbox
     }
+
+    /// The session's version once this commit is written over `stored`: one more per applied
+    /// event (at least one), so the applied event `appliedEventIDs[i]` is logged with version
+    /// `stored + 1 + i` and the log keeps the order of a batch.
+    public func version(after stored: Int64) -> Int64 {
+        Self.version(after: stored, applying: appliedEventIDs.count)
+    }
+
+    /// The version after `stored` of a commit applying `events` events.
+    public static func version(after stored: Int64, applying events: Int) -> Int64 {
+        stored + Int64(max(1, events))
+    }
 }
 
-/// What one call of ``SessionStore/process(now:worker:_:)`` did.
+/// What one call of ``SessionStore/process(now:worker:limit:_:)`` did.
 public enum ProcessedWork: Sendable, Hashable {
-    /// The session's message or due timers were applied and committed.
+    /// The session's messages or due timers were applied and committed; `version` is the
+    /// session's version after the commit.
     case committed(session: String, version: Int64)
-    /// The message was a duplicate of an applied event and was removed.
+    /// The session's next message was a duplicate of an applied event and was removed (with
+    /// any other duplicates among the messages the claim read); nothing was applied.
     case duplicate(session: String, eventID: String)
     /// The session was refused and recorded as faulted; its data is untouched.
     case faulted(SessionFault)

@@ -13,16 +13,22 @@ import StatechartStore
 /// ```
 ///
 /// **One writer per session: row locks.** A claim is one transaction that locks the session's
-/// row with `SELECT ... FOR UPDATE SKIP LOCKED`, applies one event (or the timers due) and
-/// commits; other workers skip locked rows and take other sessions. No lock outlives its
+/// row with `SELECT ... FOR UPDATE SKIP LOCKED`, applies the timers due and up to the claim's
+/// limit of waiting events, and commits; other workers skip locked rows and take other sessions. No lock outlives its
 /// transaction, so a worker that dies loses its sessions when its transaction ends: at once
 /// when its process is killed (the server sees the connection close), within
 /// ``idleInTransactionTimeout`` when it hangs in a claim, and within the TCP keepalive time when
 /// its host vanishes. Per-session order: inbox messages are claimed by their sequence number.
 /// A worker keeps the machines it ran and reuses one when the session's version is still the
 /// one it committed.
+///
+/// **Lost connections.** A connection that fails in a claim (server restart, network loss,
+/// `pg_terminate_backend`) fails the call with `DurableError.storage`: the server ended
+/// its transaction, so nothing of the claim is committed; the connection is closed, and the
+/// next call runs on another one.
 public final class PostgresSessionStore: SessionStore {
     private let client: PostgresClient
+    private let connections: Int
     private let runner: Task<Void, Never>
     private let logger: Logger
     /// How long a worker may hold a claim without sending anything before the server ends it
@@ -40,6 +46,7 @@ public final class PostgresSessionStore: SessionStore {
             host: host, port: parts.port ?? 5432, username: user, password: parts.password,
             database: parts.path.isEmpty ? nil : String(parts.path.dropFirst()), tls: .disable)
         configuration.options.maximumConnections = connections
+        self.connections = connections
         configuration.options.additionalStartupParameters = [
             ("idle_in_transaction_session_timeout", "\(idleInTransactionTimeout.components.seconds * 1000)"),
         ]
@@ -111,7 +118,7 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
-    public func process(now: Date, worker: String,
+    public func process(now: Date, worker: String, limit: Int,
                         _ body: @escaping @Sendable (ClaimedWork) throws -> SessionCommit) async throws -> ProcessedWork? {
         let nowMs = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let result: Result<ProcessedWork?, DurableError> = try await transaction { connection, logger in
@@ -128,38 +135,42 @@ public final class PostgresSessionStore: SessionStore {
             guard var stored = claimed else { return .success(nil) }
             let session = stored.session
             stored.timers = try await Self.timers(of: session, on: connection, logger: logger)
-            var message: (seq: Int64, message: InboxMessage)?
-            var applied = false
-            for try await (seq, eventID, body, done) in try await connection.query("""
+            var sequence: [Int64] = []
+            var messages: [InboxMessage] = []
+            var duplicates: [(seq: Int64, eventID: String)] = []
+            for try await (seq, eventID, body, applied) in try await connection.query("""
                 SELECT i.seq, i.event_id, i.body,
                   EXISTS (SELECT 1 FROM statechart_applied a WHERE a.session_id = i.session_id AND a.event_id = i.event_id)
-                FROM statechart_inbox i WHERE i.session_id = \(session) ORDER BY i.seq LIMIT 1
+                FROM statechart_inbox i WHERE i.session_id = \(session) ORDER BY i.seq LIMIT \(max(1, limit))
                 """, logger: logger).decode((Int64, String, Data, Bool).self) {
-                message = (seq, InboxMessage(session: session, eventID: eventID, body: body))
-                applied = done
+                sequence.append(seq)
+                messages.append(InboxMessage(session: session, eventID: eventID, body: body))
+                if applied { duplicates.append((seq, eventID)) }
             }
-            if let (seq, message) = message, applied {
-                try await connection.query("DELETE FROM statechart_inbox WHERE seq = \(seq)", logger: logger)
-                return .success(.duplicate(session: session, eventID: message.eventID))
+            if let first = duplicates.first {
+                try await connection.query("DELETE FROM statechart_inbox WHERE seq = ANY(\(duplicates.map(\.seq)))", logger: logger)
+                return .success(.duplicate(session: session, eventID: first.eventID))
             }
             let commit: SessionCommit
             do {
-                commit = try body(ClaimedWork(stored: stored, message: message?.message, now: nowMs))
+                commit = try body(ClaimedWork(stored: stored, messages: messages, now: nowMs))
             } catch let error as DurableError where error.isSessionFault {
                 throw SessionFaultAbort(error: error)      // rolls back; the fault is recorded below
             }
-            let version = stored.version + 1
+            let version = commit.version(after: stored.version)
             try await connection.query("""
                 UPDATE statechart_sessions SET version = \(version), chart_version = \(commit.chartVersion),
                   state = \(commit.state), updated_at = \(nowMs) WHERE id = \(session)
                 """, logger: logger)
-            if let (seq, _) = message {
-                try await connection.query("DELETE FROM statechart_inbox WHERE seq = \(seq)", logger: logger)
+            if !sequence.isEmpty {
+                try await connection.query("DELETE FROM statechart_inbox WHERE seq = ANY(\(sequence))", logger: logger)
             }
-            if let eventID = commit.appliedEventID {
+            if !commit.appliedEventIDs.isEmpty {
+                // The i-th event (from 1) is logged with version stored + i (SessionCommit.version).
                 try await connection.query("""
                     INSERT INTO statechart_applied (session_id, event_id, session_version, worker, applied_at)
-                    VALUES (\(session), \(eventID), \(version), \(worker), \(nowMs))
+                    SELECT \(session), a.e, \(stored.version) + a.n, \(worker), \(nowMs)
+                    FROM unnest(\(commit.appliedEventIDs)::text[]) WITH ORDINALITY AS a(e, n)
                     """, logger: logger)
             }
             if commit.timers != stored.timers {
@@ -283,6 +294,17 @@ public final class PostgresSessionStore: SessionStore {
     /// Thrown out of a claim's transaction to roll it back when the session is faulted.
     private struct SessionFaultAbort: Error { var error: DurableError }
 
+    /// A pooled connection that failed at `BEGIN`, before anything of the transaction was sent.
+    private struct StaleConnection: Error { var error: any Error }
+
+    /// Whether `error` ended the connection: closed by either side, or a FATAL server error
+    /// (such as `pg_terminate_backend`'s "terminating connection due to administrator command").
+    private static func isConnectionLoss(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
+            || (error.code == .server && error.serverInfo?[.severity] == "FATAL")
+    }
+
     private static func insert(_ message: InboxMessage, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         try await connection.query("INSERT INTO statechart_sessions (id) VALUES (\(message.session)) ON CONFLICT DO NOTHING", logger: logger)
         return try await exists("""
@@ -316,15 +338,37 @@ public final class PostgresSessionStore: SessionStore {
                                           recovering: (any Error) -> T? = { _ in nil }) async throws -> T {
         let logger = self.logger
         do {
-            return try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
+            // A connection the server closed (a restart, `pg_terminate_backend`) can still be in
+            // the pool and fail at BEGIN: nothing was sent, so the transaction starts again on
+            // another connection, at most once per pooled connection.
+            var attempts = 0
+            while true {
                 do {
-                    let result = try await body(connection, logger)
-                    try await connection.query("COMMIT", logger: logger)
-                    return result
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
+                    return try await client.withConnection { connection in
+                        do {
+                            try await connection.query("BEGIN", logger: logger)
+                        } catch {
+                            throw StaleConnection(error: error)
+                        }
+                        do {
+                            let result = try await body(connection, logger)
+                            try await connection.query("COMMIT", logger: logger)
+                            return result
+                        } catch {
+                            // A lost connection's transaction ended with it on the server. It is
+                            // closed here, before the pool gets it back: a query sent to a
+                            // connection still closing may never be answered.
+                            if Self.isConnectionLoss(error) {
+                                try? await connection.close()
+                            } else {
+                                _ = try? await connection.query("ROLLBACK", logger: logger)
+                            }
+                            throw error
+                        }
+                    }
+                } catch let stale as StaleConnection {
+                    attempts += 1
+                    if attempts > connections { throw stale.error }
                 }
             }
         } catch {

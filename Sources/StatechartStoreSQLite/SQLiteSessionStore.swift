@@ -4,7 +4,7 @@ import StatechartStore
 
 /// Durable sessions in one SQLite file (through GRDB), for one process or several on one
 /// machine: every claim is an `IMMEDIATE` transaction, so one writer at a time holds the
-/// database and claims stay short (one macrostep).
+/// database and claims stay short (one macrostep per event of the claim).
 ///
 /// ```swift
 /// let store = try SQLiteSessionStore(path: "orders.sqlite", synchronous: .full)
@@ -77,7 +77,7 @@ public final class SQLiteSessionStore: SessionStore {
         try await write { db in try messages.reduce(0) { $0 + (try Self.insert($1, into: db) ? 1 : 0) } }
     }
 
-    public func process(now: Date, worker: String,
+    public func process(now: Date, worker: String, limit: Int,
                         _ body: @escaping @Sendable (ClaimedWork) throws -> SessionCommit) async throws -> ProcessedWork? {
         let nowMs = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let result: Result<ProcessedWork?, DurableError> = try await write { db in
@@ -90,33 +90,31 @@ public final class SQLiteSessionStore: SessionStore {
                 WHERE session_id NOT IN (SELECT session_id FROM statechart_faults) ORDER BY seq LIMIT 1
                 """) else { return .success(nil) }
             let stored = try Self.load(session, from: db)
-            var message: (seq: Int64, message: InboxMessage)?
-            if let row = try Row.fetchOne(db, sql: "SELECT seq, event_id, body FROM statechart_inbox WHERE session_id = ? ORDER BY seq LIMIT 1",
-                                          arguments: [session]) {
-                message = (row["seq"], InboxMessage(session: session, eventID: row["event_id"], body: row["body"]))
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT i.seq, i.event_id, i.body,
+                  EXISTS (SELECT 1 FROM statechart_applied a WHERE a.session_id = i.session_id AND a.event_id = i.event_id) AS applied
+                FROM statechart_inbox i WHERE i.session_id = ? ORDER BY i.seq LIMIT ?
+                """, arguments: [session, max(1, limit)])
+            let duplicates = rows.filter { $0["applied"] as Bool }
+            if let first = duplicates.first {
+                for row in duplicates { try db.execute(sql: "DELETE FROM statechart_inbox WHERE seq = ?", arguments: [row["seq"] as Int64]) }
+                return .success(.duplicate(session: session, eventID: first["event_id"]))
             }
-            if let (seq, message) = message,
-               try Bool.fetchOne(db, sql: "SELECT 1 FROM statechart_applied WHERE session_id = ? AND event_id = ?",
-                                 arguments: [session, message.eventID]) != nil {
-                try db.execute(sql: "DELETE FROM statechart_inbox WHERE seq = ?", arguments: [seq])
-                return .success(.duplicate(session: session, eventID: message.eventID))
-            }
+            let messages = rows.map { InboxMessage(session: session, eventID: $0["event_id"], body: $0["body"]) }
             let commit: SessionCommit
             do {
-                commit = try body(ClaimedWork(stored: stored, message: message?.message, now: nowMs))
+                commit = try body(ClaimedWork(stored: stored, messages: messages, now: nowMs))
             } catch let error as DurableError where error.isSessionFault {
                 return .failure(error)      // nothing written; the fault is recorded below
             }
-            let version = stored.version + 1
+            let version = commit.version(after: stored.version)
             try db.execute(sql: "UPDATE statechart_sessions SET version = ?, chart_version = ?, state = ?, updated_at = ? WHERE id = ? AND version = ?",
                            arguments: [version, commit.chartVersion, commit.state, nowMs, session, stored.version])
             guard db.changesCount == 1 else { throw DurableError.storage("session '\(session)' changed during its claim") }
-            if let (seq, _) = message {
-                try db.execute(sql: "DELETE FROM statechart_inbox WHERE seq = ?", arguments: [seq])
-            }
-            if let eventID = commit.appliedEventID {
+            for row in rows { try db.execute(sql: "DELETE FROM statechart_inbox WHERE seq = ?", arguments: [row["seq"] as Int64]) }
+            for (index, eventID) in commit.appliedEventIDs.enumerated() {
                 try db.execute(sql: "INSERT INTO statechart_applied (session_id, event_id, session_version, worker, applied_at) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [session, eventID, version, worker, nowMs])
+                               arguments: [session, eventID, stored.version + 1 + Int64(index), worker, nowMs])
             }
             try db.execute(sql: "DELETE FROM statechart_timers WHERE session_id = ?", arguments: [session])
             for timer in commit.timers {

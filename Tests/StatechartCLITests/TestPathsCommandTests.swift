@@ -123,6 +123,131 @@ final class TestPathsCommandTests: XCTestCase {
         XCTAssertEqual(bounded.lines.last, "1 path to every reachable transition and state; 2 unreached; search bounded at 2 events")
     }
 
+    /// An order chart whose conditions read `_event.data`, with the examples of its events it
+    /// gives: every state and transition is covered, the events files carry the data, and
+    /// `trace` prints each path's expected lines.
+    private let orders = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:test="urn:statechart:test" version="1.0" datamodel="ecmascript" initial="idle">
+          <state id="idle">
+            <transition event="order.placed" cond="_event.data.amount &gt; 100" target="review">
+              <test:event name="order.placed" data='{"amount": 120}'/>
+              <test:event name="order.placed" data='{"amount": 80}'/>
+            </transition>
+            <transition event="order.placed" cond="_event.data.amount &lt;= 100" target="accepted"/>
+          </state>
+          <state id="review">
+            <transition event="approve" cond="_event.data.by == 'manager'" target="accepted">
+              <test:event name="approve" data='{"by": "manager"}'/>
+              <test:event name="approve" data='{"by": "clerk"}'/>
+            </transition>
+            <transition event="approve" target="idle"/>
+          </state>
+          <final id="accepted"/>
+        </scxml>
+        """
+
+    func testAnECMAScriptChartIsCoveredWithTheDataItsExamplesGive() throws {
+        let chart = try write(orders, "orders.scxml")
+        let out = folder.appendingPathComponent("orders").path
+        let result = try CLI.run(["paths", chart, "-o", out])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        // By hand: review needs amount > 100 (120), accepted directly amount <= 100 (80); from
+        // review the manager's approval accepts, the clerk's goes back to idle.
+        XCTAssertEqual(result.lines, [
+            "path-001: order.placed {\"amount\":120} approve {\"by\":\"manager\"}",
+            "path-002: order.placed {\"amount\":120} approve {\"by\":\"clerk\"}",
+            "path-003: order.placed {\"amount\":80}",
+            "3 paths to every reachable transition and state; 0 unreached; search exhaustive",
+        ])
+        XCTAssertEqual(try String(contentsOfFile: out + "/path-002.events", encoding: .utf8),
+                       "order.placed {\"amount\":120}\napprove {\"by\":\"clerk\"}\n")
+        var verbose: [String] = []
+        for number in 1...3 {
+            let base = out + "/path-00\(number)"
+            let events = try String(contentsOfFile: base + ".events", encoding: .utf8)
+            let traced = try CLI.run(["trace", chart], input: events)
+            XCTAssertEqual(traced.stdout, try String(contentsOfFile: base + ".expected", encoding: .utf8), base)
+            let file = base + ".trace"
+            try Data(try CLI.run(["trace", "--verbose", chart], input: events).stdout.utf8).write(to: URL(fileURLWithPath: file))
+            verbose.append(file)
+        }
+        let coverage = try CLI.run(["coverage", chart] + verbose)
+        XCTAssertEqual(coverage.lines, ["states: 3 of 3 entered (100%); transitions: 4 of 4 taken (100%)"])
+    }
+
+    /// The same chart without its examples: the events go without data, so no condition holds,
+    /// and each unreached item says which condition and how its event was sent.
+    func testWithoutItsExamplesTheConditionsOnDataAreReportedAsNeverHolding() throws {
+        let chart = try write(orders.split(separator: "\n").filter { !$0.contains("<test:event") }.joined(separator: "\n"),
+                              "bare.scxml")
+        let result = try CLI.run(["paths", chart])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let amountHigh = "idle -order.placed [_event.data.amount > 100]-> review"
+        let amountLow = "idle -order.placed [_event.data.amount <= 100]-> accepted"
+        let manager = "review -approve [_event.data.by == 'manager']-> accepted"
+        let noData = "never holds when it could be taken, with 'order.placed' sent without data"
+        XCTAssertEqual(result.lines, [
+            "path-001: ",
+            "unreached: state 'review': no transition into it is ever taken: \(amountHigh) (its condition [_event.data.amount > 100] \(noData))",
+            "unreached: state 'accepted': no transition into it is ever taken: \(amountLow) (its condition [_event.data.amount <= 100] \(noData)); \(manager) (its source 'review' is never active)",
+            "unreached: transition \(amountHigh): its condition [_event.data.amount > 100] \(noData)",
+            "unreached: transition \(amountLow): its condition [_event.data.amount <= 100] \(noData)",
+            "unreached: transition \(manager): its source 'review' is never active",
+            "unreached: transition review -approve-> idle: its source 'review' is never active",
+            "1 path to every reachable transition and state; 6 unreached; search exhaustive",
+        ])
+        // With the examples but a bound of one event: review is reached, but the search stops
+        // there, so its transitions are unreached because of the bound.
+        let bounded = try CLI.run(["paths", try write(orders, "orders.scxml"), "--max-length", "1"])
+        XCTAssertEqual(Array(bounded.lines.suffix(3)), [
+            "unreached: transition \(manager): not reached by any sequence of up to 1 events the search tried (the search was bounded, so it may still be reachable)",
+            "unreached: transition review -approve-> idle: not reached by any sequence of up to 1 events the search tried (the search was bounded, so it may still be reachable)",
+            "2 paths to every reachable transition and state; 2 unreached; search bounded at 1 events",
+        ])
+    }
+
+    /// An example that is not JSON is refused with its position.
+    func testAnExampleWhoseDataIsNotJSONIsRefused() throws {
+        let chart = try write("""
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:test="urn:statechart:test" version="1.0" datamodel="ecmascript">
+              <state id="s"><transition event="go" target="s"><test:event name="go" data="{amount: 1}"/></transition></state>
+            </scxml>
+            """, "bad.scxml")
+        let result = try CLI.run(["paths", chart])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr, "\(chart):2:51: error: the data of <test:event name='go'> is not JSON: {amount: 1}\n")
+        XCTAssertEqual(try CLI.run(["validate", chart]).status, 0)
+    }
+
+    /// W3C test 229 invokes a child that sends `childToParent`, which the chart autoforwards
+    /// back, and the child answers `eventReceived`: all of it runs in start-up's work, as in
+    /// `trace` (every time: the sessions run in order on one thread), so the start-up path
+    /// covers everything but the failure branch, which is reported.
+    func testAChartWithAnInvokeGetsItsPathsWithTheChildRunning() throws {
+        let chart = "Tests/W3C/ecma/test229.scxml"
+        let out = folder.appendingPathComponent("229").path
+        let result = try CLI.run(["paths", chart, "-o", out])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let never = "its source 's0' is never active when the search sends an event (it is left before: by eventless transitions, or by events the chart sends itself or receives from sessions it invoked)"
+        XCTAssertEqual(result.lines, [
+            "path-001: ",
+            "unreached: state 'fail': no transition into it is ever taken: s0 -*-> fail (\(never))",
+            "unreached: transition s0 -*-> fail: \(never)",
+            "1 path to every reachable transition and state; 2 unreached; search exhaustive",
+        ])
+        let expected = try String(contentsOfFile: out + "/path-001.expected", encoding: .utf8)
+        XCTAssertEqual(expected, "{\"event\": null, \"configuration\": [\"s0\"]}\n")
+        for _ in 1...5 {
+            let traced = try CLI.run(["trace", chart], input: "childToParent\n")
+            XCTAssertEqual(traced.lines, ["{\"event\": null, \"configuration\": [\"s0\"]}",
+                                          "{\"event\": \"childToParent\", \"configuration\": [\"pass\"]}"])
+        }
+        let verbose = try write(try CLI.run(["trace", "--verbose", chart]).stdout, "229.trace")
+        XCTAssertEqual(try CLI.run(["coverage", chart, verbose]).lines.first,
+                       "states: 2 of 3 entered (66.7%); transitions: 2 of 3 taken (66.7%)")
+    }
+
     /// A trace of another chart, or of events this chart does not react to that way, is
     /// refused at its first line that does not fit, with status 2.
     func testCoverageRefusesATraceThatDoesNotBelongToTheChart() throws {

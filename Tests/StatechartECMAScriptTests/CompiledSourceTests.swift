@@ -136,14 +136,17 @@ final class CompiledSourceTests: XCTestCase {
         XCTAssertEqual(logs[1].all, ["1 1 undefined", "2 1 undefined"])
     }
 
-    /// `_event` is one frozen object per event: every read of one event gives the same object
-    /// (and the same `data` object), the next event gives a new one, and scripts cannot replace it.
-    func testEventIsOneObjectPerEvent() throws {
+    /// `_event` is one object per session, frozen to scripts, showing the event being processed:
+    /// every read gives the same object (and, within one event, the same `data` object), a later
+    /// event changes its members, an event's own `data` object keeps its contents, and scripts
+    /// can neither replace `_event` nor change its members.
+    func testEventIsOneFrozenObjectShowingTheCurrentEvent() throws {
         let session = try TestSession("""
-            <datamodel><data id="first"/><data id="before" expr="typeof _event"/></datamodel>
+            <datamodel><data id="first"/><data id="firstData"/><data id="before" expr="typeof _event"/></datamodel>
             <state id="s">
               <transition event="one" target="t">
                 <assign location="first" expr="_event"/>
+                <assign location="firstData" expr="_event.data"/>
                 <log expr="(_event === first) + ' ' + (_event.data === first.data) + ' ' + Object.isFrozen(_event)"/>
                 <script>_event.data.seen = true;</script>
                 <log expr="_event.data.seen + ' ' + Object.keys(_event).join()"/>
@@ -152,8 +155,9 @@ final class CompiledSourceTests: XCTestCase {
             <state id="t">
               <onentry><log expr="'before ' + before"/></onentry>
               <transition event="two" target="u">
-                <log expr="(_event === first) + ' ' + _event.name + ' ' + first.name + ' ' + JSON.stringify(_event.data)"/>
+                <log expr="(_event === first) + ' ' + _event.name + ' ' + first.name + ' ' + JSON.stringify(_event.data) + ' ' + JSON.stringify(firstData)"/>
                 <log expr="(function () { try { _event = 1; return 'assigned'; } catch (e) { return e.name; } })()"/>
+                <log expr="(function () { 'use strict'; try { _event.name = 'x'; return 'assigned'; } catch (e) { return e.name + ' ' + _event.name; } })()"/>
               </transition>
             </state>
             <state id="u">
@@ -170,9 +174,29 @@ final class CompiledSourceTests: XCTestCase {
             "true true true",
             "true name,type,sendid,origin,origintype,invokeid,data",
             "before undefined",
-            "false two one undefined",
+            #"true two two undefined {"k":1,"seen":true}"#,
             "TypeError",
+            "TypeError two",
         ])
+    }
+
+    /// Fields an event lacks read as undefined although the event before had them, and `raw` is a
+    /// member exactly while the bound event has one (the object stays frozen either way).
+    func testEventMembersFollowEachBinding() throws {
+        let engine = try ECMAScriptEngine()
+        try engine.installEventBinding()
+        XCTAssertEqual(try engine.evaluate("typeof _event"), .string("undefined"), "before the first binding")
+        let describe = "[_event.name, String(_event.sendid), String(_event.origin), String(_event.data && _event.data.n), Object.keys(_event).join(), Object.isFrozen(_event)].join(' ')"
+        engine.bindEvent("a", type: "external", sendID: "s1", origin: "o1", originType: nil, invokeID: nil, raw: "RAW")
+        engine.bindEventData(.object(["n": .number(1)]))
+        XCTAssertEqual(try engine.evaluate(describe),
+                       .string("a s1 o1 1 name,type,sendid,origin,origintype,invokeid,data,raw true"))
+        engine.bindEvent("b", type: "external", sendID: nil, origin: "o1", originType: nil, invokeID: nil, raw: nil)
+        XCTAssertEqual(try engine.evaluate(describe),
+                       .string("b undefined o1 undefined name,type,sendid,origin,origintype,invokeid,data true"))
+        engine.bindEvent("b", type: "external", sendID: "s2", origin: nil, originType: nil, invokeID: nil, raw: "R2")
+        XCTAssertEqual(try engine.evaluate(describe + " + ' ' + _event.raw"),
+                       .string("b s2 undefined undefined name,type,sendid,origin,origintype,invokeid,data,raw true R2"))
     }
 }
 

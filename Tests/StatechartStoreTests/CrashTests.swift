@@ -5,6 +5,8 @@ import XCTest
 
 /// Worker processes killed with SIGKILL at random moments and restarted: every session must
 /// end as an uninterrupted in-memory run of its events leaves it, each event applied once
+/// (half of the worker starts apply one event per claim, the others batches of 16, so kills
+/// land in and between batches)
 /// (the worker's `verify` command checks configurations, contexts, the applied-event log and
 /// the outbox). Every wait is bounded.
 final class CrashTests: XCTestCase {
@@ -66,8 +68,10 @@ final class CrashTests: XCTestCase {
         let (sessions, events) = (Self.sessions, Self.eventsPerSession)
         let enqueued = try WorkerProcess.run(["enqueue", store, "\(sessions)", "\(events)"])
         XCTAssertEqual(enqueued.status, 0, enqueued.output)
+        var starts = 0
         func startWorker(_ n: Int) throws -> Process {
-            try WorkerProcess.start(["work", store, "w\(n)", "240", "1500"])
+            starts += 1
+            return try WorkerProcess.start(["work", store, "w\(n)", "240", "1500", starts % 2 == 0 ? "16" : "1"])
         }
         var running = try (0..<workers).map(startWorker)
         var generator = SystemRandomNumberGenerator()

@@ -14,19 +14,8 @@ func checkFailedCommitWritesNothing(_ doors: DoorSessions, message: String,
     let before = try await store.load("front")
     try await failMidway()
     try await doors.send(.pull, id: "b", to: "front")
-    do {
-        try await doors.processNext()
-        XCTFail("the commit must fail")
-    } catch let error as DurableError {
-        guard case .storage(let text) = error else { return XCTFail("\(error)") }
-        XCTAssertTrue(text.contains(message), text)
-    }
-    let afterFailure = try await store.load("front")
-    XCTAssertEqual(afterFailure, before, "no half commit")
-    let appliedAfterFailure = try await store.appliedEvents("front")
-    XCTAssertEqual(appliedAfterFailure, ["a"])
-    let waiting = try await store.backlog().messages
-    XCTAssertEqual(waiting, 1, "the event still waits")
+    await assertStorageError({ try await doors.processNext() }, { $0.contains(message) })
+    try await assertNothingCommitted(store, before: before, applied: ["a"], waiting: 1)
 
     try await recover()
     try await doors.processAvailable()
@@ -34,4 +23,30 @@ func checkFailedCommitWritesNothing(_ doors: DoorSessions, message: String,
     XCTAssertEqual(states, [.closed], "applied once, after the failure")
     let applied = try await store.appliedEvents("front")
     XCTAssertEqual(applied, ["a", "b"])
+}
+
+/// Checks that `body` fails with ``DurableError/storage(_:)`` and a text that `matches`.
+func assertStorageError(_ body: () async throws -> Any?, _ matches: (String) -> Bool,
+                        file: StaticString = #filePath, line: UInt = #line) async {
+    do {
+        let result = try await body()
+        XCTFail("the commit must fail, not return \(String(describing: result))", file: file, line: line)
+    } catch let error as DurableError {
+        guard case .storage(let text) = error else { return XCTFail("\(error)", file: file, line: line) }
+        XCTAssertTrue(matches(text), text, file: file, line: line)
+    } catch {
+        XCTFail("\(error) is not a DurableError", file: file, line: line)
+    }
+}
+
+/// Checks that a failed commit left "front" as it was (`before`), its applied-event log
+/// `applied`, and `waiting` messages in the inboxes.
+func assertNothingCommitted(_ store: any SessionStore, before: StoredSession?, applied: [String], waiting: Int,
+                            file: StaticString = #filePath, line: UInt = #line) async throws {
+    let after = try await store.load("front")
+    XCTAssertEqual(after, before, "no half commit", file: file, line: line)
+    let log = try await store.appliedEvents("front")
+    XCTAssertEqual(log, applied, file: file, line: line)
+    let left = try await store.backlog().messages
+    XCTAssertEqual(left, waiting, "the events still wait", file: file, line: line)
 }

@@ -37,15 +37,18 @@ func doorChart() throws -> TypedChart<Door, DoorEvent> {
     }
 }
 
-final class SQLiteSessionTests: XCTestCase {
-    private func makeStore() throws -> (SQLiteSessionStore, String) {
+extension XCTestCase {
+    /// A store in a new file, removed after the test, and the file's path.
+    func makeStore() throws -> (SQLiteSessionStore, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statechart-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("sessions.sqlite").path
         return (try SQLiteSessionStore(path: path), path)
     }
+}
 
+final class SQLiteSessionTests: XCTestCase {
     private func doors(_ store: SQLiteSessionStore, version: String = "door-1") throws -> DurableSessions<DurableChart<Door, DoorEvent, DoorLog>> {
         DurableSessions(store: store, kind: DurableChart(try doorChart(), version: version) { _ in DoorLog() }, worker: "test")
     }

@@ -3,12 +3,15 @@
 // an uninterrupted in-memory run of the same events. Every loop is bounded in count and time.
 //
 //   StatechartStoreWorker enqueue STORE SESSIONS EVENTS     events s<i>-e<j>, round robin
-//   StatechartStoreWorker work STORE NAME SECONDS [IDLE_MS]  work; exit after SECONDS, or once
-//                                                          idle IDLE_MS with no backlog
+//   StatechartStoreWorker work STORE NAME SECONDS [IDLE_MS [BATCH]]
+//                                                          work, BATCH events per claim (1);
+//                                                          exit after SECONDS, or once idle
+//                                                          IDLE_MS with no backlog
 //   StatechartStoreWorker verify STORE SESSIONS EVENTS      compare with the in-memory run
 //   StatechartStoreWorker timers STORE SESSION              schedule the timer test's events
 //   StatechartStoreWorker fired STORE SESSION               print the timer test's firings
-//   StatechartStoreWorker bench STORE SESSIONS EVENTS       enqueue, then time processing
+//   StatechartStoreWorker bench STORE SESSIONS EVENTS [BATCH]
+//                                                          enqueue, then time processing
 //   StatechartStoreWorker memory STORE SESSIONS EVENTS      the same events in memory, timed
 //                                                          (STORE is opened, not used)
 //
@@ -103,8 +106,10 @@ func integer(_ index: Int) -> Int {
 }
 
 let store = try open(arguments[2])
+let batchArgument = ["work": 6, "bench": 5][arguments[1]].flatMap { arguments.count > $0 ? $0 : nil }
 let sessions = DurableSessions(store: store, kind: DurableChart(try ledgerChart(), version: "ledger-1") { _ in Tally() },
-                               worker: arguments.count > 3 ? arguments[3] : "worker")
+                               worker: arguments.count > 3 ? arguments[3] : "worker",
+                               eventsPerClaim: batchArgument.map(integer) ?? 1)
 try await sessions.prepare()
 
 switch arguments[1] {
@@ -187,10 +192,13 @@ case "bench":
     for j in 0..<events { for i in 0..<count { batch.append((.add(value(session: i, event: j)), "s\(i)-e\(j)", "s\(i)")) } }
     try await sessions.send(batch)
     let start = ContinuousClock.now
-    let done = try await sessions.processAvailable().count
+    let claims = try await sessions.processAvailable().count
     let elapsed = ContinuousClock.now - start
+    let left = try await store.backlog().messages
+    if left != 0 { fail("\(left) events still wait after the run") }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    print(String(format: "%d events in %.2f s: %.0f events/s", done, seconds, Double(done) / seconds))
+    let done = count * events
+    print(String(format: "%d events in %d claims, %.2f s: %.0f events/s", done, claims, seconds, Double(done) / seconds))
 
 case "memory":
     // The same events sent to in-memory machines, and with a snapshot encoded after each one

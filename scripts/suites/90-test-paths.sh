@@ -4,6 +4,9 @@
 #  1. For every chart in scxml/examples: `statechart paths` (every transition) writes paths
 #     whose .events, run through `statechart trace`, print exactly their .expected lines, and
 #     `statechart coverage` of those .expected files reports every state and transition.
+#     A chart whose condition reads event data (till.scxml below, with its <test:event>
+#     examples) is covered whole, and its paths and those of a chart with an
+#     <invoke> (W3C test 229) replay through `statechart trace` exactly.
 #  2. Coverage reads the generated C trace main's output (traffic light, built with gcc).
 #  3. The viewer in a browser: headless Chromium opens the traffic light's page from disk at
 #     each step (trace.html#step=N) and the states highlighted in the DOM are the
@@ -20,17 +23,23 @@ passed=0 failed=0
 pass() { passed=$((passed + 1)); }
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 
+# Whether every path of FILE written into DIR, its .events run through `statechart trace`,
+# prints exactly its .expected lines (each difference reported).
+replays() {
+  local file=$1 dir=$2 events ok=1
+  for events in "$dir"/*.events; do
+    "$tool" trace "$file" < "$events" 2>/dev/null > "$work/actual.txt"
+    cmp -s "$work/actual.txt" "${events%.events}.expected" || { fail "$file: $(basename "$events"): trace differs:"; diff "${events%.events}.expected" "$work/actual.txt" | head -5; ok=0; }
+  done
+  ((ok))
+}
+
 # 1. Paths and coverage of the examples.
 for file in scxml/examples/*.scxml; do
   name=$(basename "$file" .scxml)
   "$tool" paths "$file" -o "$work/$name" > "$work/$name.out" 2>/dev/null || { fail "$file: paths exited $?"; continue; }
   grep -q '^unreached' "$work/$name.out" && fail "$file: paths left something unreached: $(grep unreached "$work/$name.out" | head -3)"
-  ok=1
-  for events in "$work/$name"/*.events; do
-    "$tool" trace "$file" < "$events" 2>/dev/null > "$work/actual.txt"
-    cmp -s "$work/actual.txt" "${events%.events}.expected" || { fail "$file: $(basename "$events"): trace differs:"; diff "${events%.events}.expected" "$work/actual.txt" | head -5; ok=0; }
-  done
-  ((ok)) && pass
+  replays "$file" "$work/$name" && pass
   coverage=$("$tool" coverage "$file" "$work/$name"/*.expected)
   if [[ "$coverage" =~ ^states:\ ([0-9]+)\ of\ ([0-9]+)\ entered\ \(100%\)\;\ transitions:\ ([0-9]+)\ of\ ([0-9]+)\ taken\ \(100%\)$ ]] \
      && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[3]}" = "${BASH_REMATCH[4]}" ]; then
@@ -38,6 +47,27 @@ for file in scxml/examples/*.scxml; do
   else
     fail "$file: coverage of the generated paths: $coverage"
   fi
+done
+
+# 1b. A till whose condition reads the payment's amount, with its <test:event> examples (all
+#     of it covered), and a chart with an <invoke> (W3C test 229): the paths replay exactly.
+cat > "$work/till.scxml" <<'EOF'
+<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:test="urn:statechart:test" version="1.0" datamodel="ecmascript" initial="open">
+  <datamodel><data id="paid" expr="0"/></datamodel>
+  <state id="open">
+    <transition event="pay" cond="paid + _event.data.amount &gt;= 10" target="closed"/>
+    <transition event="pay"><assign location="paid" expr="paid + _event.data.amount"/></transition>
+    <test:event name="pay" data='{"amount": 4}'/>
+    <test:event name="pay" data='{"amount": 10}'/>
+  </state>
+  <final id="closed"/>
+</scxml>
+EOF
+for file in "$work/till.scxml" Tests/W3C/ecma/test229.scxml; do
+  name=$(basename "$file" .scxml)
+  "$tool" paths "$file" -o "$work/$name" > "$work/$name.out" 2>/dev/null || { fail "$file: paths exited $?"; continue; }
+  if [ "$name" = till ] && grep -q '^unreached' "$work/$name.out"; then fail "$file: unreached with its examples: $(grep unreached "$work/$name.out" | head -3)"; fi
+  replays "$file" "$work/$name" && pass
 done
 
 # 2. The generated C trace main's output is a trace coverage reads (and replays).

@@ -65,7 +65,6 @@ typedef struct dukshim_budget dukshim_budget;
 #define DUKSHIM_VALUE_DATA 0       /* encoded bytes */
 #define DUKSHIM_VALUE_EXPRESSION 1 /* an expression evaluated first */
 #define DUKSHIM_VALUE_STORED 2     /* a value stored with dukshim_store (optionally one element of it) */
-#define DUKSHIM_VALUE_COMPILED 3   /* a compiled expression (dukshim_compile) called first; `element` is its id */
 
 /**
  * Called when a script calls a host function registered with dukshim_register_function.
@@ -141,16 +140,24 @@ int32_t dukshim_dump_compiled(dukshim_engine *engine, int32_t function_id);
 int32_t dukshim_load_compiled(dukshim_engine *engine, const uint8_t *bytecode, size_t length, int32_t *function_id);
 /** Drops every compiled source: ids given so far are invalid from now on. */
 int32_t dukshim_forget_compiled(dukshim_engine *engine);
+/**
+ * Compiles `<assign location expr>` once as one strict-mode function (`location = (expression)`)
+ * and keeps it like dukshim_compile; dukshim_call_compiled runs the assignment (one call, no
+ * value leaves the engine). Errors in either text are reported like any error.
+ */
+int32_t dukshim_compile_assignment(dukshim_engine *engine, const char *location, size_t location_length,
+                                   const char *expression, size_t expression_length, int32_t *function_id);
 /** Calls a compiled expression or script (global `this`); results as dukshim_eval's. */
 int32_t dukshim_call_compiled(dukshim_engine *engine, int32_t function_id, int32_t result_mode);
 
 /*
  * `_event`: the host binds each event's fields here without any script running (no Duktape call:
- * the text is copied into buffers the engine reuses); the object scripts see is built from them
- * when a script first reads `_event` after the binding, and is then the same object for every read
- * until the next binding. Its members, in this order: name, type, sendid, origin, origintype,
- * invokeid, data (undefined unless given), raw (only when given). The object is frozen; `data`'s
- * contents are not.
+ * the text is copied into buffers the engine reuses). Scripts see one object per engine, frozen
+ * to them, which the next operation brings up to date with the binding before any script runs
+ * (only members whose text changed are redefined). Its members, in this order: name, type,
+ * sendid, origin, origintype, invokeid, data (undefined unless given; converted when a script
+ * first reads it after the binding, then the same value for every read until the next binding;
+ * its contents are not frozen), raw (only when given).
  */
 #define DUKSHIM_EVENT_NAME 0
 #define DUKSHIM_EVENT_TYPE 1
@@ -176,8 +183,7 @@ int32_t dukshim_event_set_data(dukshim_engine *engine, int32_t value_kind, const
  * Operations taking a value: `value_kind` selects the source of the value:
  *   DUKSHIM_VALUE_DATA: `value`/`value_length` hold encoded bytes;
  *   DUKSHIM_VALUE_EXPRESSION: `value` is the expression source (UTF-8);
- *   DUKSHIM_VALUE_STORED: `value` is the stored key, `element` >= 0 picks one array element;
- *   DUKSHIM_VALUE_COMPILED: `element` is the id of a compiled expression, called first.
+ *   DUKSHIM_VALUE_STORED: `value` is the stored key, `element` >= 0 picks one array element.
  */
 /** Defines (or redefines) the global variable `name`. Fails for read-only system variables. */
 int32_t dukshim_declare(dukshim_engine *engine, const char *name, size_t name_length, int32_t value_kind,

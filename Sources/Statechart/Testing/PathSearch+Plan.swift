@@ -2,10 +2,12 @@ extension PathSearch {
     /// The plan for `goal` (or, with `target`, one shortest path entering that state index):
     /// the search's shortest path to each item, longest first, skipping items a path already
     /// chosen covers. `event` turns an input into the caller's event, `state` a state index
-    /// into its state value; `inputNames` are the inputs' event names, for the reasons.
+    /// into its state value; `inputNames` are the inputs' event names, for the reasons, and
+    /// `inputDetails` (when given) how each input was sent (`with {"amount":120}`, `without
+    /// data`), for a condition that never held.
     package func plan<Event, State>(
         items: ChartItems, goal: TestCoverageGoal, target: Int? = nil, maximumLength: Int,
-        inputNames: [String], event: (Int) -> Event, state: (Int) -> State?
+        inputNames: [String], inputDetails: [String]? = nil, event: (Int) -> Event, state: (Int) -> State?
     ) -> TestPlan<Event, State> {
         var stateDone = Array(repeating: false, count: firstEntry.count)
         var transitionDone = Array(repeating: false, count: firstTaking.count)
@@ -47,7 +49,8 @@ extension PathSearch {
             return TestPath(start: states(self.hits[0].configuration), steps: steps, goals: choice.goals)
         }
         var unreached: [UnreachedItem] = []
-        let explain = UnreachedReasons(search: self, items: items, maximumLength: maximumLength, inputNames: inputNames)
+        let explain = UnreachedReasons(search: self, items: items, maximumLength: maximumLength, inputNames: inputNames,
+                                       inputDetails: inputDetails)
         if let target {
             if firstEntry[target] < 0 {
                 unreached.append(UnreachedItem(kind: .state, name: items.chart.stateIDs[target], reason: explain.state(target)))
@@ -74,14 +77,16 @@ struct UnreachedReasons {
     let items: ChartItems
     let maximumLength: Int
     let inputNames: [String]
+    let inputDetails: [String]?
     /// For each state, the transitions whose targets are it or lie inside it.
     private let into: [[Int]]
 
-    init(search: PathSearch, items: ChartItems, maximumLength: Int, inputNames: [String]) {
+    init(search: PathSearch, items: ChartItems, maximumLength: Int, inputNames: [String], inputDetails: [String]?) {
         self.search = search
         self.items = items
         self.maximumLength = maximumLength
         self.inputNames = inputNames
+        self.inputDetails = inputDetails
         var into = Array(repeating: [Int](), count: items.chart.stateCount)
         for t in items.transitions {
             var states = Set<Int>()
@@ -112,21 +117,40 @@ struct UnreachedReasons {
             + into.map { "\(items.describe(transition: $0)) (\(transition($0)))" }.joined(separator: "; ")
     }
 
+    /// Why transition `t` was never taken. A bounded search explains a transition on an event
+    /// by the chart only when its source was active in a point the search sent every event
+    /// in; otherwise the bound is the reason.
     func transition(_ t: Int) -> String {
-        if let bound { return bound }
         let source = items.chart.index(of: items.chart.sourceOfTransition(t)) ?? 0
         let info = items.info[t]
-        if search.firstEntry[source] < 0 {
-            return "its source '\(items.chart.stateIDs[source])' is never active"
-        }
         let events = info?.events ?? []
-        let sendable = events.contains { descriptor in inputNames.contains { ChartItems.descriptor(descriptor, matches: $0) } }
-        if !events.isEmpty && !sendable {
+        if search.firstEntry[source] < 0 {
+            return bound ?? "its source '\(items.chart.stateIDs[source])' is never active"
+        }
+        if !events.isEmpty && !search.activeWhenExpanded[source] {
+            return bound ?? "its source '\(items.chart.stateIDs[source])' is never active when the search sends an event (it is left before: by eventless transitions, or by events the chart sends itself or receives from sessions it invoked)"
+        }
+        let matching = inputNames.indices.filter { input in
+            events.contains { ChartItems.descriptor($0, matches: inputNames[input]) }
+        }
+        if !events.isEmpty && matching.isEmpty {
             return "no event the search sends matches '\(events.joined(separator: " "))', and the chart raises none that is taken there"
         }
         if let condition = info?.condition {
-            return "its condition [\(condition)] never holds when it could be taken"
+            let within = search.isComplete ? "" : " in any machine state the search reached within its bound of \(maximumLength) events"
+            var sent = ""
+            if let inputDetails, !matching.isEmpty {
+                var names: [String] = []
+                var details: [String: [String]] = [:]
+                for input in matching {
+                    if details[inputNames[input]] == nil { names.append(inputNames[input]) }
+                    details[inputNames[input], default: []].append(inputDetails[input])
+                }
+                sent = ", with " + names.map { "'\($0)' sent " + details[$0]!.joined(separator: " or ") }.joined(separator: ", ")
+            }
+            return "its condition [\(condition)] never holds when it could be taken\(within)\(sent)"
         }
-        return "always preempted: whenever it could be taken, a transition of a state inside its source, or an earlier one in document order, is taken instead"
+        let within = search.isComplete ? "" : " (within the search's bound of \(maximumLength) events)"
+        return "always preempted: whenever it could be taken, a transition of a state inside its source, or an earlier one in document order, is taken instead\(within)"
     }
 }

@@ -33,14 +33,18 @@ package struct PathSearchStep<Point: Hashable> {
     package var taken: [Int]
     /// The active atomic states a test should see afterwards, in document order.
     package var configuration: [Int]
+    /// Every active state (any kind) once the macrostep and what it queued have run: where
+    /// the search goes on from.
+    package var active: [Int]
     /// Whether the machine halted (nothing can be sent afterwards).
     package var halted: Bool
 
-    package init(point: Point, entered: [Int], taken: [Int], configuration: [Int], halted: Bool) {
+    package init(point: Point, entered: [Int], taken: [Int], configuration: [Int], active: [Int], halted: Bool) {
         self.point = point
         self.entered = entered
         self.taken = taken
         self.configuration = configuration
+        self.active = active
         self.halted = halted
     }
 }
@@ -72,6 +76,9 @@ package struct PathSearch {
     private(set) var firstEntry: [Int]
     /// For each transition index, the first hit that took it, or -1.
     private(set) var firstTaking: [Int]
+    /// For each state index, whether it was active in a point the search sent every input in
+    /// (so a transition of it that was never taken was tried there).
+    private(set) var activeWhenExpanded: [Bool]
     /// Whether every point was expanded with every input (no bound stopped the search).
     private(set) var isComplete = true
     /// The points found.
@@ -82,6 +89,7 @@ package struct PathSearch {
     package init<Subject: PathSearchSubject>(_ subject: Subject, maximumLength: Int, maximumPoints: Int) throws {
         firstEntry = Array(repeating: -1, count: subject.chart.stateCount)
         firstTaking = Array(repeating: -1, count: subject.chart.transitionCount)
+        activeWhenExpanded = Array(repeating: false, count: subject.chart.stateCount)
         var index: [Subject.Point: Int] = [:]
         var points: [Subject.Point] = []
         let start = try subject.start()
@@ -89,6 +97,7 @@ package struct PathSearch {
         index[start.point] = 0
         points.append(start.point)
         nodes.append(Node(hit: 0, depth: 0, halted: start.halted))
+        markExpanded(start, depth: 0, maximumLength: maximumLength)
         var next = 0
         while next < nodes.count {
             let node = nodes[next]
@@ -121,8 +130,16 @@ package struct PathSearch {
                 index[step.point] = nodes.count
                 points.append(step.point)
                 nodes.append(Node(hit: hit, depth: node.depth + 1, halted: step.halted))
+                markExpanded(step, depth: node.depth + 1, maximumLength: maximumLength)
             }
         }
+    }
+
+    /// Every point kept is expanded unless it halted or lies at the length bound: its active
+    /// states count as tried.
+    private mutating func markExpanded<Point>(_ step: PathSearchStep<Point>, depth: Int, maximumLength: Int) {
+        guard !step.halted, depth < maximumLength else { return }
+        for state in step.active { activeWhenExpanded[state] = true }
     }
 
     /// Keeps `step` when `always` or when it entered a state or took a transition for the

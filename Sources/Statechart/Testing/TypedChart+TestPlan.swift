@@ -103,7 +103,7 @@ final class TypedPathSubject<State: Hashable & Sendable, Event: ChartEvent>: Pat
         let key = try machine.machine.searchKey()
         let context = machine.extendedState?.read().value as? AnyHashable
         return PathSearchStep(point: Point(machine: key, context: context), entered: entered, taken: taken,
-                              configuration: machine.machine.atomicStateIndices, halted: key.halted)
+                              configuration: machine.machine.atomicStateIndices, active: key.active, halted: key.halted)
     }
 
     func start() throws -> PathSearchStep<Point> {

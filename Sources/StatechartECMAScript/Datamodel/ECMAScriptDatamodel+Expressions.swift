@@ -20,8 +20,9 @@ extension ECMAScriptDatamodel {
     /// An attribute's expression without trailing semicolons, which documents often write
     /// (`expr="new Thing();"`, IRP test 452) and which an expression may not contain.
     static func expression(_ text: String) -> String {
-        // Most texts end in neither: returned as they are, with no characters counted.
-        guard let last = text.utf8.last else { return text }
+        // Most texts end in neither: returned as they are, with no characters counted (the last
+        // byte read from the contiguous UTF-8 every native and small string has).
+        guard let last = text.utf8.withContiguousStorageIfAvailable({ $0.last }) ?? text.utf8.last else { return text }
         let asciiSpace = last == 0x20 || (0x09...0x0D).contains(last)
         if last < 0x80 && last != UInt8(ascii: ";") && !asciiSpace { return text }
         var trimmed = Substring(text)

@@ -15,6 +15,8 @@ final class CompiledSourceCache: Sendable {
     struct Key: Hashable, Sendable {
         var kind: Int
         var source: String
+        /// An assignment's expression (its `source` is the location); empty otherwise.
+        var expression: String
     }
 
     static let shared = CompiledSourceCache()
@@ -31,7 +33,7 @@ final class CompiledSourceCache: Sendable {
         get { state.withLock { $0.entries[key] } }
         set {
             guard let newValue else { return }
-            let size = newValue.count + key.source.utf8.count
+            let size = newValue.count + key.source.utf8.count + key.expression.utf8.count
             guard size <= Self.byteLimit else { return }
             state.withLock { state in
                 if state.bytes + size > Self.byteLimit { state = State() }

@@ -44,11 +44,9 @@ extension ECMAScriptEngine {
     /// try engine.assign(location: "nope", expression: "1")   // throws ReferenceError
     /// ```
     public func assign(location: String, expression: String) throws(ScriptError) {
-        try reserveCompiledRoom(2)   // both ids stay valid
-        let target = try compiled(location, as: .location, naming: "\(location) = \(expression)")
-        let value = try compiled(expression, as: .expression, naming: "\(location) = \(expression)")
-        let status = dukshim_assign(handle, target, DUKSHIM_VALUE_COMPILED, nil, 0, Int64(value))
-        try check(status, source: "\(location) = \(expression)")
+        let assignment = try compiled(location, as: .assignment, expression: expression,
+                                      naming: "\(location) = \(expression)")
+        try check(dukshim_call_compiled(handle, assignment, DUKSHIM_RESULT_NONE), source: "\(location) = \(expression)")
     }
 
     /// Assigns a data value to `location`, with the checks of ``assign(location:expression:)``.

@@ -89,7 +89,7 @@ public final class ECMAScriptEngine {
     var hostFunctionIDs: [String: Int32] = [:]
     var foreachDepth = 0
     /// Compiled sources by kind (``SourceKind``) and text: their ids in the engine.
-    var compiledSources: [CompiledSourceKey: Int32] = [:]
+    @exclusivity(unchecked) var compiledSources = CompiledSourceTable()   // the engine is used by one thread at a time
 
     /// Creates a heap with the standard built-ins and no variables, with a budget of its own.
     ///

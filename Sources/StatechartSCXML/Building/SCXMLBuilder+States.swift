@@ -2,6 +2,9 @@
 
 extension SCXMLBuilder {
     mutating func buildDocument(_ element: Element) -> SCXMLDocument {
+        let outerExamples = eventExamples
+        eventExamples = []
+        defer { eventExamples = outerExamples }
         let values = attributes(of: element, allowed: SCXMLName.scxml.rule.attributes)
         let version = values[.version]
         let initial = values[.initial]
@@ -46,6 +49,7 @@ extension SCXMLBuilder {
             }
         }
         pop(children)
+        document.eventExamples = eventExamples
         return document
     }
 

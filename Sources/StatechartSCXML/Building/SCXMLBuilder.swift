@@ -22,6 +22,9 @@ struct SCXMLBuilder {
     var stateCount = 0
     /// The SCXML children of the elements being built, innermost last.
     private var childStack: [Element] = []
+    /// The `<test:event>` examples found so far in the document being built (each nested
+    /// document keeps its own: ``buildDocument(_:)``).
+    var eventExamples: [SCXMLEventExample] = []
     var tokenCache: TokenCache
 
     init(tree: XMLTree, fileName: String, limits: SCXMLParser.Limits) {
@@ -67,7 +70,8 @@ struct SCXMLBuilder {
     /// Pushes the element's children in the SCXML namespace on the child stack and returns where
     /// they are; the caller pops them with ``pop(_:)``. Reports text (SCXML elements other than
     /// those with data content hold only elements) and elements without a namespace; elements in
-    /// other namespaces are extensions and are skipped.
+    /// other namespaces are extensions and are skipped, except that `<test:event>` examples
+    /// (``SCXMLEventExample``) are kept for the document.
     mutating func scxmlChildren(of element: Element) -> Range<Int> {
         let start = childStack.count
         var reportedText = false
@@ -85,6 +89,10 @@ struct SCXMLBuilder {
             case .element:
                 if tree.isSCXML(child) {
                     childStack.append(child)
+                } else if tree.namespaceURI(child) == SCXMLEventExample.namespace && tree.localName(child) == "event" {
+                    eventExamples.append(SCXMLEventExample(name: tree.attribute("name", of: child),
+                                                           data: tree.attribute("data", of: child),
+                                                           sourceLocation: location(child)))
                 } else if tree.hasNoNamespace(child) {
                     report(
                         child,

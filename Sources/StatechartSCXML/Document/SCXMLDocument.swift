@@ -31,6 +31,10 @@ public struct SCXMLDocument: Sendable, Hashable {
     /// `<history>` without a default transition, ...; docs/COMPATIBILITY.md), in document order.
     /// Empty for a document parsed strictly: there these are errors.
     public var warnings: [SCXMLDiagnostic] = []
+    /// The examples of events the document gives for test paths (`<test:event>` elements in
+    /// ``SCXMLEventExample/namespace``), in document order; not those of documents nested in
+    /// `<invoke><content>`.
+    public var eventExamples: [SCXMLEventExample] = []
     /// How deep the document's elements nest (the root is 1), as the parser found it; 0 when
     /// unknown (a document built in code). Passes over the model recurse this deep.
     package var nestingDepth = 0

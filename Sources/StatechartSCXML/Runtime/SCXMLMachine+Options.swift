@@ -110,6 +110,13 @@ extension SCXMLMachine {
         /// going through the datamodel. Always on, except in the tests that compare the two.
         package var compilesStateTests = true
 
+        /// Whether the document's sessions (it and every session it invokes) run their
+        /// deliveries, start-ups and stops on the thread that calls
+        /// ``SCXMLMachine/runSessionWork(limit:)``, in the order they were scheduled, instead of
+        /// each on its own queue at once. `statechart trace` and test paths set it, so a chart
+        /// with `<invoke>` runs the same way every time.
+        package var hostRunsSessions = false
+
         /// Options accepting documents of the given datamodels; the first one also serves
         /// documents that declare none.
         ///

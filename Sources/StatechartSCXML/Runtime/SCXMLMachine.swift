@@ -130,7 +130,7 @@ public final class SCXMLMachine: @unchecked Sendable {
         session = SCXMLSession(document: document, baseURL: baseURL, sessionID: Self.sessionCounter.next(),
                                options: options, parent: parent, invokeValues: invokeValues, sourceAccess: access,
                                invokeDepth: parentSession.map { $0.invokeDepth + 1 } ?? 0,
-                               tree: parentSession?.tree ?? SessionTree())
+                               tree: parentSession?.tree ?? SessionTree(hostRuns: options.hostRunsSessions))
         session.preloaded = scripts
         let chart: CompiledChart
         do {
@@ -184,8 +184,21 @@ public final class SCXMLMachine: @unchecked Sendable {
     public func start() throws {
         try machine.start()
         if !session.mailbox.withLock({ $0.isEmpty }) {
-            session.worker.async { [session] in session.poke() }
+            session.schedule { [session] in session.poke() }
         }
+    }
+
+    /// The most items of session work ``runSessionWork(limit:)`` runs by default: far more than a
+    /// chart that settles needs, so reaching it means the sessions keep each other busy.
+    package static let sessionWorkLimit = 100_000
+
+    /// With ``Options/hostRunsSessions``: runs, on this thread and in the order it was scheduled,
+    /// the work of the document's sessions (invoked sessions' start-ups, stops and deliveries,
+    /// and this machine's handling of the events they send it), and the work that schedules,
+    /// until none is left or `limit` items have run; whether none is left. Call it holding no
+    /// machine (between two sends).
+    package func runSessionWork(limit: Int = sessionWorkLimit) -> Bool {
+        session.tree.runPending(limit: limit)
     }
 
     /// Sends an external event with optional data; returns once its macrostep has completed.

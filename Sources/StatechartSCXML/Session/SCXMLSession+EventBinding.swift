@@ -36,21 +36,30 @@ extension SCXMLSession {
         }
         // No event (eventless transitions, the initial entry): `_event` keeps its value.
         guard let event = ctx.event else { return }
-        if id == nil { rememberedEventKey = nil }
-        pendingEvent = (event, ctx.eventFlags)
+        let flags = ctx.eventFlags
+        if id != nil && flags & SCXMLEvent.bareExternalFlag != 0 {
+            // Only a name sent from outside (no payload): kept as its name, no event copied.
+            if eventPending && pendingBareName == nil { pendingEvent = nil }   // superseded
+            pendingBareName = event.name
+        } else {
+            if id == nil { rememberedEventKey = nil }
+            pendingBareName = nil
+            pendingEvent = (event, flags)
+        }
         eventPending = true
     }
 
     private func bindPendingEvent() {
         eventPending = false
+        if let name = pendingBareName {
+            pendingBareName = nil
+            bindExternalEvent(named: name)
+            return
+        }
         guard let (event, flags) = pendingEvent else { return }
         pendingEvent = nil
         if event.payload == nil && flags & SCXMLEvent.bareExternalFlag != 0 {
-            // Only a name sent from outside: bound from the name, no `SCXMLEvent` built or compared.
-            if lastExternalEventName == event.name { return }
-            lastExternalEventName = event.name
-            lastEvent = nil
-            model.setExternalEvent(named: event.name)
+            bindExternalEvent(named: event.name)
             return
         }
         lastExternalEventName = nil
@@ -59,5 +68,13 @@ extension SCXMLSession {
             lastEvent = scxml
             model.setEvent(scxml)
         }
+    }
+
+    /// Binds a name sent from outside: no `SCXMLEvent` built or compared.
+    private func bindExternalEvent(named name: String) {
+        if lastExternalEventName == name { return }
+        lastExternalEventName = name
+        lastEvent = nil
+        model.setExternalEvent(named: name)
     }
 }

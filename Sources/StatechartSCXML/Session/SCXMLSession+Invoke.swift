@@ -48,7 +48,7 @@ extension SCXMLSession {
             invocations.append(SCXMLInvocation(key: key, invokeID: invokeID, child: child,
                                                autoforward: invoke.autoforward, finalize: invoke.finalize))
             installGate()   // autoforward and <finalize> run in it
-            child.session.worker.async {
+            child.session.schedule {
                 do { try child.start() } catch {
                     child.session.hooks.withLock { $0.log }?("error", "invoked session \(child.sessionID): \(error)")
                 }
@@ -108,9 +108,11 @@ extension SCXMLSession {
         mailbox.withLock { _ in child.session.cancelled.store(true, ordering: .releasing) }
         let stopping = self.stopping
         stopping.enter()
-        child.session.worker.async {
+        let hostRuns = tree.hostRuns
+        child.session.schedule {
             child.machine.stop()
-            _ = child.session.stopping.wait(timeout: .now() + 5)   // its own invocations, in turn
+            // Its own invocations, in turn (run by the host after this, when the host runs them).
+            if !hostRuns { _ = child.session.stopping.wait(timeout: .now() + 5) }
             stopping.leave()
         }
     }

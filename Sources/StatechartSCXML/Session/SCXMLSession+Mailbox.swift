@@ -47,7 +47,7 @@ extension SCXMLSession {
             events.append(contentsOf: batch)
             return .queued
         }
-        if delivery == .queued { worker.async { [weak self] in self?.poke() } }
+        if delivery == .queued { schedule { [weak self] in self?.poke() } }
         return delivery
     }
 
@@ -64,7 +64,7 @@ extension SCXMLSession {
             events.append(event)
             return events.count == 1
         }
-        if first { worker.async { [weak self] in self?.flushOutbox() } }
+        if first { schedule { [weak self] in self?.flushOutbox() } }
     }
 
     /// Runs on the worker queue, holding no machine.
@@ -144,7 +144,7 @@ extension SCXMLSession {
     func admit(_ ctx: ActionContext) -> Bool {
         guard let event = ctx.event else { return true }
         if event.payload is Poke {
-            if moveMailbox(ctx, limit: Self.eventsPerPoke) { worker.async { [weak self] in self?.poke() } }
+            if moveMailbox(ctx, limit: Self.eventsPerPoke) { schedule { [weak self] in self?.poke() } }
             return false
         }
         if let deferred = event.payload as? DeferredSend {

@@ -35,7 +35,11 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     /// The event ``rememberEvent(_:)`` saw last, until the datamodel is next used: `_event` is made
     /// (an `SCXMLEvent`, then the datamodel's own object) only if an expression may read it.
     @exclusivity(unchecked) var pendingEvent: (event: Event, flags: UInt32)?
-    /// `pendingEvent != nil`, as a plain flag (testing the optional tuple calls the runtime).
+    /// The name of the bare external event (``SCXMLEvent/bareExternalFlag``, no payload) waiting
+    /// to be bound instead of `pendingEvent`, which then is `nil` or superseded.
+    @exclusivity(unchecked) var pendingBareName: String?
+    /// `pendingEvent != nil || pendingBareName != nil`, as a plain flag (testing the optional
+    /// tuple calls the runtime).
     @exclusivity(unchecked) var eventPending = false
     weak var machine: Machine? {
         didSet { heldMachine = machine.map { Unmanaged.passUnretained($0) } }
@@ -126,6 +130,12 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
 
     deinit {
         if countsInTree { tree.release() }
+    }
+
+    /// Runs `work` on this session's worker queue, or when the host runs the tree's work
+    /// (``SCXMLMachine/Options/hostRunsSessions``). Holding no machine.
+    func schedule(_ work: @escaping @Sendable () -> Void) {
+        tree.schedule(on: worker, work)
     }
 
     func isActive(_ id: String) -> Bool { machine?.isActive(id) ?? false }

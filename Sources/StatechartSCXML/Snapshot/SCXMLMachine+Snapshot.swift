@@ -101,7 +101,7 @@ extension SCXMLMachine {
             session.initializedStates = Set(snapshot.session.initializedStates)
             session.mailbox.withLock { $0.insert(contentsOf: mailbox, at: 0) }
         })
-        if !mailbox.isEmpty { session.worker.async { [session] in session.poke() } }
+        if !mailbox.isEmpty { session.schedule { [session] in session.poke() } }
     }
 
     static func datamodelName(of model: SCXMLDatamodel) -> String {

@@ -32,6 +32,7 @@ public struct SCXMLCoverage {
     public init(document: SCXMLDocument, baseURL: URL? = nil, options: SCXMLMachine.Options = .init()) throws {
         var options = options
         options.clock = TestClock()
+        options.hostRunsSessions = true     // invoked sessions run as `trace` runs them
         let frozen = options
         let make = { try SCXMLMachine(document: document, baseURL: baseURL, options: frozen) }
         let first = try make()
@@ -195,7 +196,7 @@ private final class CoverageReplayer {
 
     init(make: @escaping () throws -> SCXMLMachine, first: SCXMLMachine) {
         self.make = make
-        reusable = first.session.model is NullDatamodel
+        reusable = first.session.model is NullDatamodel && !first.document.allStates.contains { !$0.invokes.isEmpty }
         machine = first
         recorder = MacrostepRecorder(first.machine)
     }
@@ -216,6 +217,7 @@ private final class CoverageReplayer {
         try? fresh.machine.startStep()
         let configuration = fresh.machine.atomicStateIndices
         try? fresh.machine.processQueuedEvents()
+        _ = fresh.runSessionWork()
         let (entered, taken) = recorder!.take()
         if reusable { recorded = (configuration, entered, taken, try fresh.machine.searchKey()) }
         return (configuration, entered, taken)
@@ -227,9 +229,11 @@ private final class CoverageReplayer {
         return machine!.machine.atomicStateIndices
     }
 
-    /// Runs the events the chart sent itself; what the step entered and took.
+    /// Runs the events the chart sent itself and its invoked sessions' work; what the step
+    /// entered and took.
     func settle() -> (entered: [Int], taken: [Int]) {
         try? machine!.machine.processQueuedEvents()
+        _ = machine!.runSessionWork()
         return recorder!.take()
     }
 }
