@@ -356,6 +356,15 @@ static inline uint32_t sc_eventless_count(const sc_machine *m) {
 #endif
 }
 
+/* Sets that counter (a replayed microstep's); nothing to set with SC_CONFIG_NO_EVENTLESS. */
+static inline void sc_set_eventless_count(sc_machine *m, uint32_t count) {
+#if SC_CONFIG_NO_EVENTLESS
+    (void)m, (void)count;
+#else
+    m->eventless_states = count;
+#endif
+}
+
 /* Events in the internal queue: always 0 with SC_CONFIG_NO_CONTENT, which leaves the queue out
  * (nothing raises), so the internal-event loop compiles to nothing. */
 static inline uint32_t sc_internal_count(const sc_machine *m) {

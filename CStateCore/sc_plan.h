@@ -177,9 +177,7 @@ static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc
     if (!cache->key_words) sc_block_configuration(m)[0] = p->next_key;
     cache->key = p->next_key;
     cache->set = p->next_set;
-#if !SC_CONFIG_NO_EVENTLESS
-    m->eventless_states = p->eventless_after;
-#endif
+    sc_set_eventless_count(m, p->eventless_after);
 }
 
 /* sc_step_complete (its test inline: most replayed macrosteps end with their microstep), then the key. */
