@@ -76,8 +76,22 @@ final class MachineRuntime {
         @exclusivity(unchecked) var transitionObservers: [ObserverList.TransitionObserver] = []
         @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)?
         @exclusivity(unchecked) var transitionErrorHandler: ((ActionContext, String) -> Void)?
+        /// A typed machine's context storage (`ContextStorage`), kept here so that it lives as
+        /// long as the actions that read it, and its unretained address.
+        var context: AnyObject?
+        @exclusivity(unchecked) var contextAddress: UnsafeMutableRawPointer?
     }
     @exclusivity(unchecked) private var extrasStorage: Extras?
+
+    /// The typed machine's context storage (a `ContextStorage`), installed once before the
+    /// machine is shared; a machine without a context has none and pays nothing for it.
+    func installContext(_ storage: AnyObject, address: UnsafeMutableRawPointer) {
+        extras.context = storage
+        extras.contextAddress = address
+    }
+
+    /// The address of the context storage (``installContext(_:address:)``), nil for none.
+    @usableFromInline var contextAddress: UnsafeMutableRawPointer? { extrasStorage?.contextAddress }
     /// `extrasStorage`, created on first use.
     private var extras: Extras {
         if let extras = extrasStorage { return extras }
