@@ -56,11 +56,24 @@ extension Runner {
         }
     }
 
+    /// The guarded chart whose every guard also reads, and every action also writes, the
+    /// machine's typed context (``guardedContextChart(counting:)``).
+    public static func typedWithContext() throws -> Runner {
+        let counters = CallCounters()
+        return try typed(guardedContextChart(counting: counters), try BenchChart.guarded.events(),
+                         context: GuardedTally(), label: "Swift typed, context", counters: counters)
+    }
+
     /// Specialised for each chart's concrete types (called with them from this module), so the
     /// loop is what a user's own `machine.send(.coin)` compiles to.
     static func typed<S, E: RawRepresentable<String>>(_ chart: TypedChart<S, E>, _ names: [String],
                                                       counters: CallCounters?) throws -> Runner where E.Context == NoContext {
-        let machine = StateMachine(chart)
+        try typed(chart, names, context: NoContext(), label: "Swift typed", counters: counters)
+    }
+
+    static func typed<S, E: RawRepresentable<String>>(_ chart: TypedChart<S, E>, _ names: [String], context: E.Context,
+                                                      label: String, counters: CallCounters?) throws -> Runner {
+        let machine = StateMachine(chart, context: context)
         try machine.start()
         let sequence: [E] = try names.map {
             guard let event = E(rawValue: $0) else { throw BenchError("\(chart.name): no event '\($0)'") }
@@ -68,7 +81,7 @@ extension Runner {
         }
         var position = 0
         return Runner(
-            label: "Swift typed",
+            label: label,
             dispatch: { count in
                 var j = position
                 for _ in 0..<count {
@@ -83,43 +96,6 @@ extension Runner {
             resetCounts: {
                 counters?.guards = 0
                 counters?.actions = 0
-            })
-    }
-}
-
-// MARK: - Swift typed API with a typed context
-
-extension Runner {
-    /// A ``StateMachine`` of the guarded chart whose guards read and actions write its typed
-    /// context (``guardedContextChart(counting:)``); its action count is the context's.
-    public static func typedWithContext() throws -> Runner {
-        let names = try BenchChart.guarded.events()
-        let counters = CallCounters()
-        let chart = try guardedContextChart(counting: counters)
-        let machine = StateMachine(chart, context: GuardedTally())
-        try machine.start()
-        let sequence: [GuardedContextEvent] = try names.map {
-            guard let event = GuardedContextEvent(rawValue: $0) else { throw BenchError("guarded: no event '\($0)'") }
-            return event
-        }
-        var position = 0
-        var actionsAtReset = machine.context.actions
-        return Runner(
-            label: "Swift typed, context",
-            dispatch: { count in
-                var j = position
-                for _ in 0..<count {
-                    try machine.send(sequence[j])
-                    j += 1
-                    if j == sequence.count { j = 0 }
-                }
-                position = j
-            },
-            configuration: { machine.machine.configuration.sorted() },
-            counts: { (counters.guards, machine.context.actions - actionsAtReset) },
-            resetCounts: {
-                counters.guards = 0
-                actionsAtReset = machine.context.actions
             })
     }
 }

@@ -171,26 +171,15 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
 extension LocalStateMachine: Sendable {}
 
 extension LocalStateMachine where Event.Context == NoContext {
-    /// A machine for `chart`, whose events declare no context; call ``start()`` to enter the
-    /// initial configuration.
-    ///
-    /// - Parameters:
-    ///   - chart: the compiled chart to run.
-    ///   - options: queue sizes and the runaway bound.
-    ///   - clock: the clock of delayed events; pass a ``TestClock`` in tests.
+    /// A machine for `chart`, whose events declare no context (as ``StateMachine``'s).
     public convenience init(_ chart: TypedChart<State, Event>, options: MachineOptions = MachineOptions(),
                             clock: any MachineClock = SystemClock.shared) {
         self.init(chart, options: options, clock: clock, context: NoContext())
     }
 
-    /// Builds a chart with the DSL and a machine for it, in one step.
+    /// Builds a chart with the DSL and a machine for it, in one step:
+    /// `try LocalStateMachine<Matter, Phase>(name: "matter") { ... }`.
     ///
-    /// ```swift
-    /// let machine = try LocalStateMachine<Matter, Phase>(name: "matter") {
-    ///     StateNode(.solid) { On(.melt, to: .liquid) }
-    ///     StateNode(.liquid) { On(.freeze, to: .solid) }
-    /// }
-    /// ```
     /// - Throws: ``ChartCompilationError`` when the chart is illegal.
     @inlinable
     public convenience init(name: String = "chart", initial: State? = nil,

@@ -10,15 +10,15 @@
 final class ContextStorage<Value: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var value: Value
     /// Bumped by every change (``didChange()``).
-    @exclusivity(unchecked) private(set) var version: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) private(set) var version: UInt64 = 0
     /// Told after each change, with the lock held; set only while an ``ObservableStateMachine``
     /// watches.
-    @exclusivity(unchecked) var observer: (@Sendable () -> Void)?
+    @usableFromInline @exclusivity(unchecked) var observer: (@Sendable () -> Void)?
 
     init(_ value: Value) { self.value = value }
 
     /// Records a change of ``value``: one per assignment or in-place update.
-    @usableFromInline
+    @inlinable
     func didChange() {
         version &+= 1
         observer?()

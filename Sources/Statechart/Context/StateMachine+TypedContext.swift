@@ -116,13 +116,14 @@ extension StateMachine.Context {
                 yield &none
                 return
             }
-            let storage = contextStorage.takeUnretainedValue()
+            // Unretained: the running machine's runtime keeps the storage.
+            unowned(unsafe) let storage = contextStorage.takeUnretainedValue()
             yield &storage.value
             storage.didChange()
         }
         nonmutating set {
             if NoContext.self == Event.Context.self { return }
-            let storage = contextStorage.takeUnretainedValue()
+            unowned(unsafe) let storage = contextStorage.takeUnretainedValue()
             storage.value = newValue
             storage.didChange()
         }
