@@ -1,5 +1,4 @@
-/// A typed machine's context value (``ChartEvent/Context``), with a version every change bumps
-/// and the observer told of each change. A machine whose events declare no context has none.
+/// A typed machine's context value (``ChartEvent/Context``) and the observer told of each change. A machine whose events declare no context has none.
 ///
 /// Every access happens with the machine's lock held: actions and guards run inside the
 /// macrostep that holds it, and readers outside (``StateMachine/context``, a snapshot, an
@@ -9,20 +8,25 @@
 @usableFromInline
 final class ContextStorage<Value: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var value: Value
-    /// Bumped by every change (``didChange()``).
-    @usableFromInline @exclusivity(unchecked) private(set) var version: UInt64 = 0
     /// Told after each change, with the lock held; set only while an ``ObservableStateMachine``
     /// watches.
-    @usableFromInline @exclusivity(unchecked) var observer: (@Sendable () -> Void)?
+    var observer: (@Sendable () -> Void)? {
+        didSet { isObserved = observer != nil }
+    }
+    /// Whether ``observer`` is set: a change checks this flag, not the closure, so that a
+    /// machine nobody observes loads (and retains) no closure per change.
+    @usableFromInline @exclusivity(unchecked) private(set) var isObserved = false
 
     init(_ value: Value) { self.value = value }
 
     /// Records a change of ``value``: one per assignment or in-place update.
     @inlinable
     func didChange() {
-        version &+= 1
-        observer?()
+        if isObserved { notifyObserver() }
     }
+
+    @usableFromInline
+    func notifyObserver() { observer?() }
 
     /// The unretained address a runtime hands to guards and actions (``MachineRuntime/contextAddress``).
     var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

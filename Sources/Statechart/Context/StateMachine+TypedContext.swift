@@ -33,13 +33,13 @@ extension StateMachine {
     /// ```
     /// - Complexity: takes the machine's lock (waits for a running macrostep), copies the value.
     public var context: Event.Context {
-        if let none = NoContext() as? Event.Context { return none }
+        if Event.Context.self == NoContext.self { return NoContext() as! Event.Context }
         return machine.access { contextHeld }
     }
 
     /// The context, read by a caller that holds the machine (a callback, a capture).
     var contextHeld: Event.Context {
-        if let none = NoContext() as? Event.Context { return none }
+        if Event.Context.self == NoContext.self { return NoContext() as! Event.Context }
         return contextStorage.value
     }
 
@@ -107,7 +107,7 @@ extension StateMachine.Context {
     @inlinable
     public var context: Event.Context {
         @inline(__always) get {
-            if let none = NoContext() as? Event.Context { return none }
+            if Event.Context.self == NoContext.self { return NoContext() as! Event.Context }
             return contextStorage._withUnsafeGuaranteedRef { $0.value }
         }
         nonmutating _modify {
