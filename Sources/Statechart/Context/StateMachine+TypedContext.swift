@@ -101,9 +101,10 @@ extension StateMachine.Context {
     ///     ctx.context.attempts += 1
     /// }
     /// ```
-    /// - Complexity: O(1) to read a field: two loads from the running machine, no lock (the
-    ///   machine holds it while its callbacks run), no copy of the whole value; a write also
-    ///   bumps a version and tells the observer if there is one.
+    /// - Complexity: O(1): the storage is two loads from the running machine, with no lock (the
+    ///   machine holds it while its callbacks run) and no cast. A read returns a copy of the
+    ///   value (arrays and strings in it are shared, not copied); a write such as `+= 1` or
+    ///   `append` changes it in place, then tells the observer if one is installed.
     @inlinable
     public var context: Event.Context {
         @inline(__always) get {
