@@ -25,6 +25,9 @@ public final class LoginFlow: Sendable {
             case .signOut: .signOut
             }
         }
+
+        /// The charts these events drive keep a ``Progress`` as their context.
+        public typealias Context = Progress
     }
 
     /// The machine's context: who is signing in, how it went so far.
@@ -57,25 +60,26 @@ public final class LoginFlow: Sendable {
                     var progress = Progress()
                     progress.user = user
                     progress.password = password
-                    ctx.setContext(progress)
+                    ctx.context = progress
                 }
             }
             StateNode(.signingIn) {
-                OnEntry { ctx in ctx.updateContext(Progress.self) { $0.attempts += 1 } }
+                OnEntry { ctx in ctx.context.attempts += 1 }
                 Invoke({ invocation in
-                    let progress = invocation.context(as: Progress.self)!
-                    return try await authenticator.signIn(user: progress.user, password: progress.password)
+                    try await authenticator.signIn(user: invocation.context.user, password: invocation.context.password)
                 }, onDone: { .succeeded(token: $0) }, onError: { .failed(reason: "\($0)") })
                 On(.succeeded, to: .signedIn) { ctx in
                     guard case .succeeded(let token)? = ctx.event else { return }
-                    ctx.updateContext(Progress.self) { $0.token = token; $0.password = "" }
+                    ctx.context.token = token
+                    ctx.context.password = ""
                 }
                 On(.failed, to: .waitingToRetry,
-                   guard: { ctx in ctx.context(as: Progress.self)!.attempts < maximumAttempts }) { ctx in
-                    ctx.updateContext(Progress.self) { $0.lastError = reason(ctx.event) }
+                   guard: { ctx in ctx.context.attempts < maximumAttempts }) { ctx in
+                    ctx.context.lastError = reason(ctx.event)
                 }
                 On(.failed, to: .lockedOut) { ctx in
-                    ctx.updateContext(Progress.self) { $0.lastError = reason(ctx.event); $0.password = "" }
+                    ctx.context.lastError = reason(ctx.event)
+                    ctx.context.password = ""
                 }
                 On(.cancel, to: .form)
             }
@@ -84,7 +88,7 @@ public final class LoginFlow: Sendable {
                 On(.cancel, to: .form)
             }
             StateNode(.signedIn) {
-                On(.signOut, to: .form) { ctx in ctx.setContext(Progress()) }
+                On(.signOut, to: .form) { ctx in ctx.context = Progress() }
             }
             Final(.lockedOut)
         }
@@ -109,7 +113,7 @@ public final class LoginFlow: Sendable {
 
     /// The line a status label shows, read through ``view`` so an observer redraws it.
     public var status: String {
-        let progress = view.context(as: Progress.self) ?? Progress()
+        let progress = view.context
         switch view.configuration.first {
         case .signingIn?: return "Signing in as \(progress.user) (attempt \(progress.attempts) of \(Self.maximumAttempts))"
         case .waitingToRetry?: return "\(progress.lastError ?? "Failed"); retrying"

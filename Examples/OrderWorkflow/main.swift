@@ -27,6 +27,9 @@ enum OrderEvent: ChartEvent, Codable {
         case .reminder: .reminder
         }
     }
+
+    /// The order workflow's context.
+    typealias Context = Order
 }
 
 struct Order: Sendable, Codable { var total = 0; var paid = 0; var reminders = 0 }
@@ -38,13 +41,13 @@ func orderChart() throws -> TypedChart<OrderState, OrderEvent> {
             OnEntry { ctx in ctx.send(.reminder, after: .milliseconds(500), id: "remind") }
             On(.add) { ctx in
                 guard case .add(let price)? = ctx.event else { return }
-                ctx.updateContext(Order.self) { $0.total += price }
+                ctx.context.total += price
             }
-            On(.reminder) { ctx in ctx.updateContext(Order.self) { $0.reminders += 1 } }
+            On(.reminder) { ctx in ctx.context.reminders += 1 }
             On(.pay, to: .paid) { ctx in
                 guard case .pay(let amount)? = ctx.event else { return }
                 ctx.cancel(sendID: "remind")
-                ctx.updateContext(Order.self) { $0.paid += amount }
+                ctx.context.paid += amount
                 // Committed with this macrostep; delivered after the commit, at least once.
                 ctx.sendOutward(["amount": amount], name: "paid", to: "mail:billing")
             }

@@ -3,7 +3,8 @@ import Statechart
 import Synchronization
 
 /// Typed `StateMachine`s with their context as a ``DurableMachineKind``: the stored state is
-/// the machine's `ContextSnapshot` as JSON, so states, events and the context are `Codable`.
+/// the machine's `ContextSnapshot` as JSON, so states, events and the context (the events'
+/// `Context`) are `Codable`.
 ///
 /// ```swift
 /// struct Order: Codable, Sendable { var paid = 0 }
@@ -12,7 +13,8 @@ import Synchronization
 /// Actions send outward (to another session, or to the application's outbox handler) with
 /// `StateMachine.Context.sendOutward(_:name:to:)`; those events are
 /// committed with the macrostep.
-public struct DurableChart<State: Hashable & Sendable & Codable, Event: ChartEvent & Codable, Context: Sendable & Codable>: DurableMachineKind {
+public struct DurableChart<State: Hashable & Sendable & Codable, Event: ChartEvent & Codable, Context: Sendable & Codable>: DurableMachineKind
+where Event.Context == Context {
     /// The chart.
     public let chart: TypedChart<State, Event>
     /// The version written with every snapshot: change it whenever a change of the chart or
@@ -80,7 +82,7 @@ public struct DurableChart<State: Hashable & Sendable & Codable, Event: ChartEve
         }
 
         public func capture() throws -> (state: Data, timers: [PendingTimer]) {
-            try storageForm(of: machine.snapshot(context: Context.self), delayed: \.machine.delayedEvents) {
+            try storageForm(of: machine.snapshotWithContext(), delayed: \.machine.delayedEvents) {
                 ($0.sendID, $0.remaining, $0.event)
             }
         }

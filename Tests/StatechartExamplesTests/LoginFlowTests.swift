@@ -50,7 +50,7 @@ final class LoginFlowTests: XCTestCase {
         await eventually("the first attempt failed") { login.machine.isActive(.waitingToRetry) }
         XCTAssertEqual(redraws.withLock { $0 }, 1)      // one redraw per tracking, as SwiftUI does
         XCTAssertEqual(login.status, "server busy; retrying")
-        XCTAssertEqual(login.machine.context(as: LoginFlow.Progress.self)?.attempts, 1)
+        XCTAssertEqual(login.machine.context.attempts, 1)
 
         track()
         clock.advance(by: .seconds(1))                  // half the pause: nothing happens
@@ -58,7 +58,7 @@ final class LoginFlowTests: XCTestCase {
         XCTAssertEqual(redraws.withLock { $0 }, 1)
         clock.advance(by: .seconds(1))
         await eventually("the second attempt failed") {
-            login.machine.context(as: LoginFlow.Progress.self)?.lastError == "timed out"
+            login.machine.context.lastError == "timed out"
         }
         XCTAssertEqual(redraws.withLock { $0 }, 2)
         XCTAssertEqual(login.status, "timed out; retrying")
@@ -71,7 +71,7 @@ final class LoginFlowTests: XCTestCase {
         expected.attempts = 3
         expected.lastError = "timed out"
         expected.token = "T-42"                         // and the password is forgotten
-        XCTAssertEqual(login.machine.context(as: LoginFlow.Progress.self), expected)
+        XCTAssertEqual(login.machine.context, expected)
         XCTAssertEqual(api.calls.withLock { $0 }, ["ann/pw", "ann/pw", "ann/pw"])
     }
 
@@ -82,14 +82,14 @@ final class LoginFlowTests: XCTestCase {
         try login.submit(user: "bob", password: "guess")
         for attempt in 1...2 {
             await eventually("attempt \(attempt) failed") {
-                login.machine.context(as: LoginFlow.Progress.self)?.lastError == "wrong password \(attempt)"
+                login.machine.context.lastError == "wrong password \(attempt)"
             }
             clock.advance(by: LoginFlow.retryDelay)
         }
         await eventually("locked out") { login.machine.isFinished }
         XCTAssertEqual(login.machine.configuration, [.lockedOut])
         XCTAssertEqual(login.status, "Locked out after 3 attempts")
-        XCTAssertEqual(login.machine.context(as: LoginFlow.Progress.self)?.lastError, "wrong password 3")
+        XCTAssertEqual(login.machine.context.lastError, "wrong password 3")
     }
 
     func testCancellingWhileSigningInCancelsTheCall() async throws {

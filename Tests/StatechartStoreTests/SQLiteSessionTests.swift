@@ -16,6 +16,7 @@ enum DoorEvent: ChartEvent, Codable {
         case .notify: .notify
         }
     }
+    typealias Context = DoorLog
 }
 struct DoorLog: Sendable, Codable, Equatable { var pushes: [Int] = []; var notes: [String] = [] }
 
@@ -24,7 +25,7 @@ func doorChart() throws -> TypedChart<Door, DoorEvent> {
         StateNode(.closed) {
             On(.push, to: .open) { ctx in
                 guard case .push(let n)? = ctx.event else { return }
-                ctx.updateContext(DoorLog.self) { $0.pushes.append(n) }
+                ctx.context.pushes.append(n)
                 ctx.sendOutward(DoorEvent.notify("opened by \(n)"), name: "notify", to: "session:watcher")
                 ctx.sendOutward(["opened": n], name: "opened", to: "mail:ops")
             }
@@ -32,7 +33,7 @@ func doorChart() throws -> TypedChart<Door, DoorEvent> {
         StateNode(.open) { On(.pull, to: .closed) }
         On(.notify) { ctx in
             guard case .notify(let note)? = ctx.event else { return }
-            ctx.updateContext(DoorLog.self) { $0.notes.append(note) }
+            ctx.context.notes.append(note)
         }
     }
 }

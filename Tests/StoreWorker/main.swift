@@ -38,6 +38,7 @@ enum LedgerEvent: ChartEvent, Codable {
         case .fired: .fired
         }
     }
+    typealias Context = Tally
 }
 
 /// The session's datamodel: an order-sensitive hash chain shows each event applied once, in order.
@@ -58,9 +59,9 @@ struct Tally: Sendable, Codable, Equatable {
 func ledgerChart() throws -> TypedChart<LedgerState, LedgerEvent> {
     @Sendable func add(_ ctx: StateMachine<LedgerState, LedgerEvent>.Context) {
         guard case .add(let value)? = ctx.event else { return }
-        ctx.updateContext(Tally.self) { $0.record(value) }
+        ctx.context.record(value)
         // Every tenth event is reported outward: committed with its macrostep.
-        if ctx.context(as: Tally.self)!.count % 10 == 0 { ctx.sendOutward(value, name: "audit", to: "audit:ledger") }
+        if ctx.context.count % 10 == 0 { ctx.sendOutward(value, name: "audit", to: "audit:ledger") }
     }
     return try TypedChart(name: "ledger") {
         StateNode(.running, initial: .even) {
@@ -77,7 +78,8 @@ func ledgerChart() throws -> TypedChart<LedgerState, LedgerEvent> {
             On(.fired) { ctx in
                 guard case .fired(let tag)? = ctx.event else { return }
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
-                ctx.updateContext(Tally.self) { $0.fired.append(tag); $0.firedAt.append(now) }
+                ctx.context.fired.append(tag)
+                ctx.context.firedAt.append(now)
             }
         }
     }
@@ -153,7 +155,7 @@ case "verify":
         let reference = StateMachine(chart, clock: TestClock(), context: Tally())
         try reference.start()
         for j in 0..<events { _ = try reference.send(.add(value(session: i, event: j))) }
-        let expected = try reference.snapshot(context: Tally.self)
+        let expected = try reference.snapshotWithContext()
         guard let stored = try await sessions.snapshot(of: "s\(i)") else { mismatches.append("s\(i): not stored"); continue }
         if stored.machine.activeStates != expected.machine.activeStates || stored.context != expected.context {
             mismatches.append("s\(i): stored \(stored.machine.activeStates) \(stored.context), expected \(expected.machine.activeStates) \(expected.context)")
@@ -222,7 +224,7 @@ case "memory":
         for j in 0..<events {
             for i in 0..<count {
                 _ = try machines[i].send(.add(value(session: i, event: j)))
-                _ = try encoder.encode(machines[i].snapshot(context: Tally.self))
+                _ = try encoder.encode(machines[i].snapshotWithContext())
             }
         }
     }

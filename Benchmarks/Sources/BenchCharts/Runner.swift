@@ -56,11 +56,24 @@ extension Runner {
         }
     }
 
+    /// The guarded chart whose every guard also reads, and every action also writes, the
+    /// machine's typed context (``guardedContextChart(counting:)``).
+    public static func typedWithContext() throws -> Runner {
+        let counters = CallCounters()
+        return try typed(guardedContextChart(counting: counters), try BenchChart.guarded.events(),
+                         context: GuardedTally(), label: "Swift typed, context", counters: counters)
+    }
+
     /// Specialised for each chart's concrete types (called with them from this module), so the
     /// loop is what a user's own `machine.send(.coin)` compiles to.
     static func typed<S, E: RawRepresentable<String>>(_ chart: TypedChart<S, E>, _ names: [String],
-                                                      counters: CallCounters?) throws -> Runner {
-        let machine = StateMachine(chart)
+                                                      counters: CallCounters?) throws -> Runner where E.Context == NoContext {
+        try typed(chart, names, context: NoContext(), label: "Swift typed", counters: counters)
+    }
+
+    static func typed<S, E: RawRepresentable<String>>(_ chart: TypedChart<S, E>, _ names: [String], context: E.Context,
+                                                      label: String, counters: CallCounters?) throws -> Runner {
+        let machine = StateMachine(chart, context: context)
         try machine.start()
         let sequence: [E] = try names.map {
             guard let event = E(rawValue: $0) else { throw BenchError("\(chart.name): no event '\($0)'") }
@@ -68,7 +81,7 @@ extension Runner {
         }
         var position = 0
         return Runner(
-            label: "Swift typed",
+            label: label,
             dispatch: { count in
                 var j = position
                 for _ in 0..<count {
@@ -112,7 +125,7 @@ extension Runner {
 
     /// Specialised like ``typed(_:_:counters:)``.
     static func confined<S, E: RawRepresentable<String>>(_ chart: TypedChart<S, E>, _ names: [String],
-                                                         counters: CallCounters?) throws -> Runner {
+                                                         counters: CallCounters?) throws -> Runner where E.Context == NoContext {
         let machine = LocalStateMachine(chart)
         try machine.start()
         let sequence: [E] = try names.map {

@@ -173,3 +173,44 @@ public func guardedChart(counting counters: CallCounters) throws -> TypedChart<G
         }
     }
 }
+
+// MARK: - 5b. guarded, with a typed context
+
+/// The context of ``guardedContextChart(counting:)``: written by every action, read by every guard.
+public struct GuardedTally: Sendable { public var actions = 0 }
+
+public enum GuardedContextEvent: String, ChartEvent {
+    case step, toggle
+    public typealias Context = GuardedTally
+}
+
+/// ``guardedChart(counting:)`` with a typed context: every guard also reads it
+/// (`ctx.context.actions`), every action also writes it (`ctx.context.actions += 1`); the calls
+/// are counted into `counters` as there, so the runner is checked against the C core.
+public func guardedContextChart(counting counters: CallCounters) throws -> TypedChart<GuardedState, GuardedContextEvent> {
+    let work: [GuardedState] = [.w0, .w1, .w2]
+    return try TypedChart(name: "guarded", initial: .run) {
+        Parallel(.run) {
+            StateNode(.mode, initial: .normal) {
+                StateNode(.normal) { On(.toggle, to: .turbo) { ctx in counters.actions += 1; ctx.context.actions += 1 } }
+                StateNode(.turbo) { On(.toggle, to: .normal) { ctx in counters.actions += 1; ctx.context.actions += 1 } }
+            }
+            StateNode(.work, initial: .w0) {
+                for (i, state) in work.enumerated() {
+                    StateNode(state) {
+                        OnEntry { ctx in counters.actions += 1; ctx.context.actions += 1 }
+                        OnExit { ctx in counters.actions += 1; ctx.context.actions += 1 }
+                        On(.step, to: work[(i + 2) % 3], guard: { ctx in
+                            counters.guards += 1
+                            return ctx.context.actions >= 0 && ctx.isActive(.turbo)
+                        }, action: { ctx in counters.actions += 1; ctx.context.actions += 1 })
+                        On(.step, to: work[(i + 1) % 3], guard: { ctx in
+                            counters.guards += 1
+                            return ctx.context.actions >= 0 && ctx.isActive(.normal)
+                        }, action: { ctx in counters.actions += 1; ctx.context.actions += 1 })
+                    }
+                }
+            }
+        }
+    }
+}

@@ -72,6 +72,12 @@ struct Report {
         out.append("   compare-and-swap and an exchange per send, as in any program with more than one thread")
         out.append("   (alone, it uses plain stores); the C core takes no lock. confined: LocalStateMachine, not")
         out.append("   Sendable, whose send holds the machine with plain stores whatever threads exist.")
+        if let d = dispatch[.guarded], let withContext = d.nsPerEvent["Swift typed, context"] {
+            let core = d.nsPerEvent["C core"], swift = d.nsPerEvent["Swift typed"]
+            out.append("guarded, typed context (every guard reads ctx.context, every action writes it): Swift typed "
+                + "\(Self.number(withContext)) ns/event, \(Self.ratio(withContext, core)) the C core, "
+                + "\(Self.ratio(withContext, swift)) Swift typed without context")
+        }
         out.append("")
         out.append("Heap allocations per event (\(allocation_counter_available() ? "malloc calls counted" : "not counted on this platform"))")
         for chart in BenchChart.dispatched {

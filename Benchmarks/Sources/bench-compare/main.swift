@@ -3,7 +3,8 @@
 //   bench-compare codegen FILE.c          write the charts as C tables for Benchmarks/C
 //   bench-compare profile CHART RUNNER N  dispatch N events with one runner (for callgrind:
 //                                         RUNNER is core, typed, confined, scxml (event
-//                                         handles) or scxml-names (by name); run twice with
+//                                         handles), scxml-names (by name) or, for the guarded
+//                                         chart, typed-context; run twice with
 //                                         different N and subtract to get instructions per event),
 //                                         or load the chart N times (RUNNER load), or parse its
 //                                         bytes with libxml2 alone N times (RUNNER libxml2)
@@ -97,6 +98,7 @@ func run(_ options: Options) throws {
                        try Runner.scxmlByName(chart)]
         if chart == .turnstile { runners.append(try HandWrittenTurnstile.runner()) }
         if chart == .hierarchical { runners.append(try HandWrittenHierarchical.runner()) }
+        if chart == .guarded { runners.append(try Runner.typedWithContext()) }
         report.dispatch[chart] = try Measure.dispatch(runners, chart: chart, period: try chart.period(),
                                                       rounds: options.rounds, millis: options.millis)
     }
@@ -144,6 +146,7 @@ do {
         case "core": runner = try Runner.core(CoreChart(chart))
         case "typed": runner = try Runner.typed(chart)
         case "confined": runner = try Runner.confined(chart)
+        case "typed-context" where chart == .guarded: runner = try Runner.typedWithContext()
         case "scxml": runner = try Runner.scxml(chart)
         case "scxml-names": runner = try Runner.scxmlByName(chart)
         default: throw BenchError("runner must be core, typed, confined, scxml or scxml-names")

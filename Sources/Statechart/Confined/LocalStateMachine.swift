@@ -41,15 +41,20 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
     /// The chart this machine runs.
     public var chart: TypedChart<State, Event> { base.chart }
 
-    /// A machine for `chart`; call ``start()`` to enter the initial configuration.
+    /// A machine for `chart` whose context starts as `context` (``ChartEvent/Context``); call
+    /// ``start()`` to enter the initial configuration.
     ///
+    /// ```swift
+    /// let door = LocalStateMachine(doorChart, context: Tally())
+    /// ```
     /// - Parameters:
     ///   - chart: the compiled chart to run.
     ///   - options: queue sizes and the runaway bound.
     ///   - clock: the clock of delayed events; pass a ``TestClock`` in tests.
+    ///   - context: the context's first value.
     public init(_ chart: TypedChart<State, Event>, options: MachineOptions = MachineOptions(),
-                clock: any MachineClock = SystemClock.shared) {
-        base = StateMachine(chart, options: options, clock: clock)
+                clock: any MachineClock = SystemClock.shared, context: Event.Context) {
+        base = StateMachine(chart, options: options, clock: clock, context: context)
         machine = base.machine
         runtime = machine.runtime
         core = machine.runtime.core
@@ -57,21 +62,8 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
         runtime.isConfined = true
     }
 
-    /// Builds a chart with the DSL and a machine for it, in one step.
-    ///
-    /// ```swift
-    /// let machine = try LocalStateMachine<Matter, Phase>(name: "matter") {
-    ///     StateNode(.solid) { On(.melt, to: .liquid) }
-    ///     StateNode(.liquid) { On(.freeze, to: .solid) }
-    /// }
-    /// ```
-    /// - Throws: ``ChartCompilationError`` when the chart is illegal.
-    @inlinable
-    public convenience init(name: String = "chart", initial: State? = nil,
-                            options: MachineOptions = MachineOptions(), clock: any MachineClock = SystemClock.shared,
-                            @ChartBuilder<State, Event> _ content: () -> ChartContent<State, Event>) throws {
-        self.init(try TypedChart(name: name, initial: initial, content), options: options, clock: clock)
-    }
+    /// The machine's context; see ``StateMachine/context``.
+    public var context: Event.Context { base.context }
 
     /// Enters the initial configuration and completes the first macrostep.
     ///
@@ -177,3 +169,23 @@ public final class LocalStateMachine<State: Hashable & Sendable, Event: ChartEve
 /// Not `Sendable`: that is what lets its sends skip the lock.
 @available(*, unavailable)
 extension LocalStateMachine: Sendable {}
+
+extension LocalStateMachine where Event.Context == NoContext {
+    /// A machine for `chart`, whose events declare no context (as ``StateMachine``'s).
+    public convenience init(_ chart: TypedChart<State, Event>, options: MachineOptions = MachineOptions(),
+                            clock: any MachineClock = SystemClock.shared) {
+        self.init(chart, options: options, clock: clock, context: NoContext())
+    }
+
+    /// Builds a chart with the DSL and a machine for it, in one step:
+    /// `try LocalStateMachine<Matter, Phase>(name: "matter") { ... }`.
+    ///
+    /// - Throws: ``ChartCompilationError`` when the chart is illegal.
+    @inlinable
+    public convenience init(name: String = "chart", initial: State? = nil,
+                            options: MachineOptions = MachineOptions(), clock: any MachineClock = SystemClock.shared,
+                            @ChartBuilder<State, Event> _ content: () -> ChartContent<State, Event>) throws {
+        self.init(try TypedChart(name: name, initial: initial, content), options: options, clock: clock,
+                  context: NoContext())
+    }
+}

@@ -3,10 +3,10 @@ extension StateMachine {
     /// events and the context are.
     ///
     /// ```swift
-    /// let saved = try JSONEncoder().encode(try machine.snapshot(context: Login.self))
+    /// let saved = try JSONEncoder().encode(try machine.snapshotWithContext())
     /// let snapshot = try JSONDecoder().decode(StateMachine<Screen, LoginEvent>.ContextSnapshot<Login>.self, from: saved)
     /// let restored = try StateMachine(chart, restoring: snapshot)
-    /// restored.context(as: Login.self)?.attempts       // as it was
+    /// restored.context.attempts       // as it was
     /// ```
     public struct ContextSnapshot<Value: Sendable>: Sendable {
         /// The configuration, history, queued and delayed events.
@@ -25,40 +25,29 @@ extension StateMachine {
     /// between two macrosteps.
     ///
     /// ```swift
-    /// let snapshot = try machine.snapshot(context: Login.self)
+    /// let snapshot = try machine.snapshotWithContext()
+    /// let data = try JSONEncoder().encode(snapshot)     // when states, events and context are Codable
     /// ```
-    /// - Throws: what ``snapshot()`` throws; ``SnapshotError/contextMismatch(expected:found:)``
-    ///   when the machine's context is not a `Value`.
-    public func snapshot<Value: Sendable>(context type: Value.Type) throws -> ContextSnapshot<Value> {
-        // Updates run inside macrosteps and bump the version: if it did not move across the
-        // capture, the value read is the one that went with the captured configuration.
-        guard let extendedState else {
-            throw SnapshotError.contextMismatch(expected: String(reflecting: Value.self), found: "no context")
-        }
-        while true {
-            let before = extendedState.read().version
-            let machine = try snapshot()
-            let (after, value) = extendedState.read()
-            guard before == after else { continue }
-            guard let context = value as? Value else {
-                throw SnapshotError.contextMismatch(expected: String(reflecting: Value.self),
-                                                    found: value.map { String(reflecting: Swift.type(of: $0)) } ?? "no context")
-            }
-            return ContextSnapshot(machine: machine, context: context)
-        }
+    /// - Throws: what ``snapshot()`` throws.
+    public func snapshotWithContext() throws -> ContextSnapshot<Event.Context> {
+        var context: Event.Context?
+        let machine = try snapshot(whileHeld: { context = self.contextHeld })
+        return ContextSnapshot(machine: machine, context: context!)
     }
 
-    /// Replaces this machine's state and context with `snapshot`'s, running no action.
+    /// Replaces this machine's state and context with `snapshot`'s, running no action and
+    /// telling observers of the context once.
     ///
     /// ```swift
     /// try machine.restore(snapshot)
     /// ```
-    public func restore<Value: Sendable>(_ snapshot: ContextSnapshot<Value>) throws {
-        guard let extendedState else {
-            throw SnapshotError.contextMismatch(expected: String(reflecting: Value.self), found: "no context")
-        }
-        try restore(snapshot.machine)
-        extendedState.write(snapshot.context)
+    public func restore(_ snapshot: ContextSnapshot<Event.Context>) throws {
+        try restore(snapshot.machine, beforeApplying: {
+            guard Event.Context.self != NoContext.self else { return }
+            let storage = contextStorage
+            storage.value = snapshot.context
+            storage.didChange()
+        })
     }
 
     /// A machine for `chart` in the state and with the context `snapshot` recorded.
@@ -66,12 +55,16 @@ extension StateMachine {
     /// ```swift
     /// let machine = try StateMachine(chart, restoring: snapshot, clock: clock)
     /// ```
-    public convenience init<Value: Sendable>(_ chart: TypedChart<State, Event>, restoring snapshot: ContextSnapshot<Value>,
-                                             options: MachineOptions = MachineOptions(),
-                                             clock: any MachineClock = SystemClock.shared) throws {
+    public convenience init(_ chart: TypedChart<State, Event>, restoring snapshot: ContextSnapshot<Event.Context>,
+                            options: MachineOptions = MachineOptions(),
+                            clock: any MachineClock = SystemClock.shared) throws {
         self.init(chart, options: options, clock: clock, context: snapshot.context)
         try restore(snapshot.machine)
     }
+
+    /// Replaced by ``snapshotWithContext()``, typed by the context the events declare.
+    @available(*, unavailable, renamed: "snapshotWithContext()", message: "declare the context type on the event type (typealias Context = T) and call snapshotWithContext()")
+    public func snapshot<Value: Sendable>(context type: Value.Type) throws -> ContextSnapshot<Value> { fatalError() }
 }
 
 extension StateMachine.ContextSnapshot: Equatable where Value: Equatable {}

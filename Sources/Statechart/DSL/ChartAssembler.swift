@@ -166,7 +166,8 @@ struct ChartAssembler<State: Hashable & Sendable, Event: ChartEvent> {
             guard let machine = ctx.machine, let owner = machine.typedOwner as? StateMachine<State, Event>,
                   let runs = owner.invocationRuns else { return }
             let generation = runs.begin(number)
-            let invocation = InvocationContext(clock: machine.clock, startingContext: owner.extendedState?.read().value)
+            // The start runs in the macrostep's last callbacks, with the machine held.
+            let invocation = InvocationContext(clock: machine.clock, context: owner.contextHeld)
             // The task holds the machine until it ends; the owner's `InvocationRuns` cancels it
             // when the state is exited or the typed machine is released.
             let task = Task {

@@ -36,6 +36,19 @@ public protocol ChartEvent: Hashable, Sendable {
     /// The payload-free name type; `Self` for events without payloads.
     associatedtype Name: Hashable & Sendable = Self
 
+    /// The context of the charts these events drive: the value of your own type that their
+    /// guards read and actions update (``StateMachine/Context/context``), ``NoContext`` unless
+    /// the event type names one. Declared once, here, the compiler checks every use.
+    ///
+    /// ```swift
+    /// struct Tally: Sendable, Codable { var attempts = 0 }
+    /// enum DoorEvent: ChartEvent {
+    ///     case knock
+    ///     typealias Context = Tally
+    /// }
+    /// ```
+    associatedtype Context: Sendable = NoContext
+
     /// The name transitions match: the event without its payload.
     var name: Name { get }
 }
@@ -55,3 +68,11 @@ extension ChartEvent where Name == Self {
 /// }
 /// ```
 extension String: ChartEvent {}
+
+/// The context of charts whose events declare none (``ChartEvent/Context``): no value, and no
+/// storage or work in their machines.
+public struct NoContext: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The one value.
+    public init() {}
+    public var description: String { "NoContext()" }
+}

@@ -37,41 +37,45 @@ public final class StateMachine<State: Hashable & Sendable, Event: ChartEvent>: 
     @usableFromInline var maps: TypedChartMaps<State, Event> { chart.maps }
     /// The tasks of this machine's ``Invoke``s; `nil` when the chart has none.
     let invocationRuns: InvocationRuns?
-    /// The machine's context value (see ``context(as:)``); `nil` for a machine made without
-    /// one, which then carries no storage for it.
-    let extendedState: ExtendedState?
-
-    /// A machine for `chart`; call ``start()`` to enter the initial configuration.
+    /// A machine for `chart` whose context starts as `context` (see ``context``); call
+    /// ``start()`` to enter the initial configuration.
     ///
+    /// ```swift
+    /// let door = StateMachine(doorChart, context: Tally(attempts: 0))
+    /// ```
     /// - Parameters:
     ///   - chart: the compiled chart to run.
     ///   - options: queue sizes and the runaway bound.
     ///   - clock: the clock of delayed events; pass a ``TestClock`` in tests.
-    ///   - context: the machine's context, a value of your type that actions update (see
-    ///     ``context(as:)``); `nil` for none.
+    ///   - context: the context's first value, of the type the events declare
+    ///     (``ChartEvent/Context``).
     public init(_ chart: TypedChart<State, Event>, options: MachineOptions = MachineOptions(),
-                clock: any MachineClock = SystemClock.shared, context: (any Sendable)? = nil) {
+                clock: any MachineClock = SystemClock.shared, context: Event.Context) {
         self.chart = chart
-        self.extendedState = context.map { ExtendedState($0) }
         self.invocationRuns = chart.hasInvocations ? InvocationRuns() : nil
         self.machine = Machine(chart.compiled, options: options, clock: clock)
         self.lock = machine.lock
         machine.typedOwner = self
+        // A chart without context keeps no storage: its guards and actions never ask for it.
+        if Event.Context.self != NoContext.self {
+            let storage = ContextStorage(context)
+            machine.runtime.installContext(storage, address: storage.address)
+        }
     }
 
     /// Builds a chart with the DSL and a machine for it, in one step.
     ///
     /// ```swift
-    /// let machine = try StateMachine<Matter, Phase>(name: "matter", clock: TestClock()) {
-    ///     StateNode(.solid) { On(.melt, to: .liquid) }
-    ///     StateNode(.liquid) { On(.freeze, to: .solid) }
+    /// let door = try StateMachine<Door, DoorEvent>(context: Tally()) {
+    ///     StateNode(.closed) { On(.knock, to: .open) }
+    ///     StateNode(.open)
     /// }
     /// ```
     /// - Throws: ``ChartCompilationError`` when the chart is illegal.
     @inlinable
     public convenience init(name: String = "chart", initial: State? = nil,
                             options: MachineOptions = MachineOptions(), clock: any MachineClock = SystemClock.shared,
-                            context: (any Sendable)? = nil,
+                            context: Event.Context,
                             @ChartBuilder<State, Event> _ content: () -> ChartContent<State, Event>) throws {
         self.init(try TypedChart(name: name, initial: initial, content), options: options, clock: clock,
                   context: context)

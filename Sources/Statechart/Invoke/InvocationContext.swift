@@ -1,6 +1,7 @@
 import Synchronization
 
-/// What an invoked function or sequence factory receives: the machine's clock, so work that
+/// What an invoked function or sequence factory receives: the machine's context as the
+/// invocation started (typed, ``ChartEvent/Context``), and the machine's clock, so work that
 /// waits (a retry back-off, a polling interval) waits on a ``TestClock`` in tests.
 ///
 /// ```swift
@@ -9,24 +10,22 @@ import Synchronization
 ///     return try await api.fetchProfile()
 /// }, onDone: { .loaded($0) }, onError: { .failed("\($0)") })
 /// ```
-public struct InvocationContext: Sendable {
+public struct InvocationContext<Context: Sendable>: Sendable {
     /// The clock of the machine that started the invocation.
     public let clock: any MachineClock
-    /// The machine's context when the invocation started.
-    let startingContext: (any Sendable)?
-
     /// The machine's context as it was when the invocation started (the macrostep that
-    /// entered the state had completed), when it is a `Value`; see ``StateMachine/context(as:)``.
+    /// entered the state had completed); see ``StateMachine/context``.
     ///
     /// ```swift
     /// Invoke({ invocation in
-    ///     let login = invocation.context(as: Login.self)!
-    ///     return try await api.signIn(login.user, login.password)
+    ///     try await api.signIn(invocation.context.user, invocation.context.password)
     /// }, onDone: { .signedIn($0) }, onError: { .failed("\($0)") })
     /// ```
-    public func context<Value: Sendable>(as type: Value.Type = Value.self) -> Value? {
-        startingContext as? Value
-    }
+    public let context: Context
+
+    /// Replaced by the typed ``context``.
+    @available(*, unavailable, renamed: "context", message: "declare the context type on the event type (typealias Context = T) and read invocation.context")
+    public func context<Value: Sendable>(as type: Value.Type = Value.self) -> Value? { fatalError() }
 
     /// Suspends for `duration` on ``clock``.
     ///

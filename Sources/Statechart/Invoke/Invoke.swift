@@ -30,7 +30,7 @@ public struct Invoke<State: Hashable & Sendable, Event: ChartEvent> {
     /// Invoke({ _ in try await weather.today() }, onDone: { .forecast($0) }, onError: { _ in .offline })
     /// ```
     public init<Output: Sendable>(
-        _ work: @escaping @Sendable (InvocationContext) async throws -> Output,
+        _ work: @escaping @Sendable (InvocationContext<Event.Context>) async throws -> Output,
         onDone: @escaping @Sendable (Output) -> Event,
         onError: @escaping @Sendable (any Error) -> Event,
         fileID: String = #fileID, line: Int = #line, column: Int = #column
@@ -54,7 +54,7 @@ public struct Invoke<State: Hashable & Sendable, Event: ChartEvent> {
     /// Invoke(each: { _ in sensor.readings }, onElement: { .reading($0) }, onError: { _ in .sensorLost })
     /// ```
     public init<Events: AsyncSequence & Sendable>(
-        each makeSequence: @escaping @Sendable (InvocationContext) -> Events,
+        each makeSequence: @escaping @Sendable (InvocationContext<Event.Context>) -> Events,
         onElement: @escaping @Sendable (Events.Element) -> Event,
         onDone: Event? = nil,
         onError: @escaping @Sendable (any Error) -> Event,
@@ -84,7 +84,7 @@ public struct Invoke<State: Hashable & Sendable, Event: ChartEvent> {
     ///        onError: { _ in .abandoned })
     /// ```
     public init<ChildState: Hashable & Sendable, ChildEvent: ChartEvent>(
-        child makeChild: @escaping @Sendable (InvocationContext) throws -> StateMachine<ChildState, ChildEvent>,
+        child makeChild: @escaping @Sendable (InvocationContext<Event.Context>) throws -> StateMachine<ChildState, ChildEvent>,
         onDone: @escaping @Sendable (StateMachine<ChildState, ChildEvent>) -> Event,
         onError: @escaping @Sendable (any Error) -> Event,
         fileID: String = #fileID, line: Int = #line, column: Int = #column
@@ -118,7 +118,7 @@ public struct Invoke<State: Hashable & Sendable, Event: ChartEvent> {
 
 /// An ``Invoke`` as written in the DSL: the work, given a way to hand events to the machine.
 struct InvokeSpec<State: Hashable & Sendable, Event: ChartEvent> {
-    typealias Run = @Sendable (InvocationContext, _ deliver: @escaping @Sendable (Event) -> Void) async -> Void
+    typealias Run = @Sendable (InvocationContext<Event.Context>, _ deliver: @escaping @Sendable (Event) -> Void) async -> Void
     var run: Run
     var location: SourceLocation
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// An `Observable` view of a ``StateMachine``: SwiftUI views (and any user of Swift's
 /// Observation, such as `withObservationTracking`) that read its ``configuration``,
-/// ``activeStates``, ``isFinished``, ``isActive(_:)`` or ``context(as:)`` are told when what
+/// ``activeStates``, ``isFinished``, ``isActive(_:)`` or ``context`` are told when what
 /// they read changes.
 ///
 /// ```swift
@@ -11,7 +11,7 @@ import Synchronization
 ///     let login: ObservableStateMachine<Screen, LoginEvent>
 ///     var body: some View {
 ///         if login.isActive(.signingIn) { ProgressView() }
-///         Text("attempts: \(login.context(as: Login.self)?.attempts ?? 0)")
+///         Text("attempts: \(login.context.attempts)")
 ///     }
 /// }
 /// // LoginScreen(login: ObservableStateMachine(machine))
@@ -33,12 +33,18 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Cha
         self.machine = machine
         let token = machine.onStateChange { [weak self] _, _ in self?.configurationChanged() }
         stateObserver.withLock { $0 = token }
-        machine.extendedState?.setObserver { [weak self] in self?.contextChanged() }
+        setContextObserver { [weak self] in self?.contextChanged() }
     }
 
     deinit {
         if let token = stateObserver.withLock({ $0 }) { machine.removeObserver(token) }
-        machine.extendedState?.setObserver(nil)
+        setContextObserver(nil)
+    }
+
+    /// Installs the observer the context tells of each change (none without a context).
+    private func setContextObserver(_ observer: (@Sendable () -> Void)?) {
+        guard Event.Context.self != NoContext.self else { return }
+        machine.machine.access { machine.contextStorage.observer = observer }
     }
 
     /// The active atomic states; see ``StateMachine/configuration``.
@@ -65,11 +71,19 @@ public final class ObservableStateMachine<State: Hashable & Sendable, Event: Cha
         return machine.isFinished
     }
 
-    /// The machine's context when it is a `Value`; see ``StateMachine/context(as:)``.
-    public func context<Value: Sendable>(as type: Value.Type = Value.self) -> Value? {
+    /// The machine's context; see ``StateMachine/context``.
+    ///
+    /// ```swift
+    /// Text("attempts: \(login.context.attempts)")
+    /// ```
+    public var context: Event.Context {
         registrar.access(self, keyPath: \.contextChanges)
-        return machine.context(as: type)
+        return machine.context
     }
+
+    /// Replaced by the typed ``context``.
+    @available(*, unavailable, renamed: "context", message: "declare the context type on the event type (typealias Context = T) and read context")
+    public func context<Value: Sendable>(as type: Value.Type = Value.self) -> Value? { fatalError() }
 
     /// The key path readers of the context are registered under.
     var contextChanges: Void { () }

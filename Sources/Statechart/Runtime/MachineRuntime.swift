@@ -62,6 +62,7 @@ final class MachineRuntime {
     /// recorder, an external-event gate, a transition-error handler, an error to report.
     /// Out of line, so a machine that uses none of them does not carry their room (about 250
     /// bytes); created on first use and kept.
+    @usableFromInline
     final class Extras {
         /// The internal queue's slots once it has outgrown the machine's block (see
         /// `growInternalQueue`).
@@ -76,8 +77,22 @@ final class MachineRuntime {
         @exclusivity(unchecked) var transitionObservers: [ObserverList.TransitionObserver] = []
         @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)?
         @exclusivity(unchecked) var transitionErrorHandler: ((ActionContext, String) -> Void)?
+        /// A typed machine's context storage (`ContextStorage`), kept here so that it lives as
+        /// long as the actions that read it, and its unretained address.
+        var context: AnyObject?
+        @usableFromInline @exclusivity(unchecked) var contextAddress: UnsafeMutableRawPointer?
     }
-    @exclusivity(unchecked) private var extrasStorage: Extras?
+    @usableFromInline @exclusivity(unchecked) private(set) var extrasStorage: Extras?
+
+    /// The typed machine's context storage (a `ContextStorage`), installed once before the
+    /// machine is shared; a machine without a context has none and pays nothing for it.
+    func installContext(_ storage: AnyObject, address: UnsafeMutableRawPointer) {
+        extras.context = storage
+        extras.contextAddress = address
+    }
+
+    /// The address of the context storage (``installContext(_:address:)``), nil for none.
+    @inlinable var contextAddress: UnsafeMutableRawPointer? { extrasStorage?.contextAddress }
     /// `extrasStorage`, created on first use.
     private var extras: Extras {
         if let extras = extrasStorage { return extras }

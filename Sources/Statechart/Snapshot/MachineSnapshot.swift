@@ -113,9 +113,6 @@ public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
     case unencodablePayload(event: String)
     /// The internal queue of the machine being restored is too small for the snapshot's events.
     case queueFull(event: String)
-    /// ``StateMachine/snapshot(context:)`` asked for a context of type `expected`; the machine
-    /// holds `found`.
-    case contextMismatch(expected: String, found: String)
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -134,8 +131,6 @@ public enum SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the payload of event '\(event)' is not a DataValue and cannot be captured"
         case .queueFull(let event):
             return "the internal queue is too small to restore event '\(event)'"
-        case .contextMismatch(let expected, let found):
-            return "the snapshot was asked for a context of type \(expected), but the machine's context is \(found)"
         }
     }
 }

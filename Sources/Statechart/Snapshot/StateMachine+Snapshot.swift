@@ -90,7 +90,13 @@ extension StateMachine {
     ///   ``SnapshotError/notStarted``, ``SnapshotError/unencodablePayload(event:)`` for an
     ///   untyped event whose payload is not a ``DataValue``.
     public func snapshot() throws -> Snapshot {
-        let raw = try machine.captureRaw()
+        try snapshot(whileHeld: {})
+    }
+
+    /// ``snapshot()``, running `whileHeld` with the machine held right after the capture (the
+    /// context is read there: it goes with the configuration captured).
+    func snapshot(whileHeld: () throws -> Void) throws -> Snapshot {
+        let raw = try machine.captureRaw(whileHeld: whileHeld)
         let maps = self.maps
         func pending(_ event: Statechart.Event, typed: (any Sendable)?, raw: sc_event) throws -> Snapshot.PendingEvent {
             if let typed = maps.typed(ObservedEvent(event: event, raw: raw, typed: typed)) { return .event(typed) }
@@ -126,6 +132,13 @@ extension StateMachine {
     /// try machine.send(.next)          // continues as the original would have
     /// ```
     public func restore(_ snapshot: Snapshot) throws {
+        try restore(snapshot, beforeApplying: {})
+    }
+
+    /// ``restore(_:)-(StateMachine<State,Event>.Snapshot)``, running `beforeApplying` with the
+    /// machine held once the snapshot is checked, before anything changes (the context is
+    /// written there).
+    func restore(_ snapshot: Snapshot, beforeApplying: () throws -> Void) throws {
         let maps = self.maps
         func index(_ state: State) throws -> Int {
             guard let index = maps.index(of: state) else { throw SnapshotError.unknownState(chart.id(of: state)) }
@@ -145,11 +158,16 @@ extension StateMachine {
             history: try snapshot.history.map { (try index($0.state), try $0.remembered.map(index)) },
             halted: snapshot.isFinished,
             internalEvents: snapshot.internalEvents.map(restored),
-            delayed: snapshot.delayedEvents.map { ($0.sendID, restored($0.event), $0.remaining) })
+            delayed: snapshot.delayedEvents.map { ($0.sendID, restored($0.event), $0.remaining) },
+            beforeApplying: beforeApplying)
     }
 
+}
+
+extension StateMachine where Event.Context == NoContext {
     /// A machine for `chart` in the state `snapshot` recorded; see
-    /// ``restore(_:)-(StateMachine<State,Event>.Snapshot)``.
+    /// ``restore(_:)-(StateMachine<State,Event>.Snapshot)``. (A chart with a context restores
+    /// from a ``ContextSnapshot``, which carries it.)
     ///
     /// ```swift
     /// let machine = try StateMachine(chart, restoring: snapshot, clock: clock)

@@ -33,13 +33,18 @@ extension TypedChart {
     ///   - maximumLength: the longest event sequence tried.
     ///   - maximumStates: the most distinct machine states the search keeps.
     ///   - makeMachine: makes each fresh machine the search runs (`nil`: a `StateMachine` of
-    ///     this chart on a `TestClock`).
+    ///     this chart on a `TestClock`; a chart with a context must pass one, with its value).
     /// - Throws: what the machine throws while the search sends (a runaway macrostep, say).
     /// - Complexity: O(machine states × events × path length) sends.
     public func testPlan(events: [Event], covering goal: TestCoverageGoal = .transitions, reaching state: State? = nil,
                          maximumLength: Int = 32, maximumStates: Int = 10_000,
                          makeMachine: (() -> StateMachine<State, Event>)? = nil) throws -> TestPlan<Event, State> {
-        let make = makeMachine ?? { StateMachine(self, clock: TestClock()) }
+        let make = makeMachine ?? {
+            guard let none = NoContext() as? Event.Context else {
+                preconditionFailure("testPlan of a chart whose events declare a context: pass makeMachine, which gives the context its first value")
+            }
+            return StateMachine(self, clock: TestClock(), context: none)
+        }
         let subject = TypedPathSubject(chart: self, events: events, make: make)
         let search = try PathSearch(subject, maximumLength: maximumLength, maximumPoints: maximumStates)
         let items = ChartItems(chart: compiled, diagram: ChartDiagram(definition))
@@ -101,7 +106,7 @@ final class TypedPathSubject<State: Hashable & Sendable, Event: ChartEvent>: Pat
     private func outcome(_ machine: StateMachine<State, Event>) throws -> PathSearchStep<Point> {
         let (entered, taken) = recorder!.take()
         let key = try machine.machine.searchKey()
-        let context = machine.extendedState?.read().value as? AnyHashable
+        let context = Event.Context.self == NoContext.self ? nil : machine.context as? AnyHashable
         return PathSearchStep(point: Point(machine: key, context: context), entered: entered, taken: taken,
                               configuration: machine.machine.atomicStateIndices, active: key.active, halted: key.halted)
     }

@@ -21,7 +21,10 @@ final class ArticleExampleTests: XCTestCase {
     }
 
     enum Door: Hashable, Sendable, Codable { case closed, open }
-    enum DoorEvent: ChartEvent, Codable { case knock }
+    enum DoorEvent: ChartEvent, Codable {
+        case knock
+        typealias Context = Tally
+    }
     struct Tally: Sendable, Codable, Equatable { var attempts = 0 }
 
     func testInvokingWork() async throws {
@@ -58,8 +61,8 @@ final class ArticleExampleTests: XCTestCase {
     func doorChart() throws -> TypedChart<Door, DoorEvent> {
         try TypedChart<Door, DoorEvent>(name: "door") {
             StateNode(.closed) {
-                On(.knock, to: .closed, guard: { ctx in ctx.context(as: Tally.self)!.attempts < 2 }) { ctx in
-                    ctx.updateContext(Tally.self) { $0.attempts += 1 }
+                On(.knock, to: .closed, guard: { ctx in ctx.context.attempts < 2 }) { ctx in
+                    ctx.context.attempts += 1
                 }
                 On(.knock, to: .open)           // the third knock opens the door
             }
@@ -72,17 +75,17 @@ final class ArticleExampleTests: XCTestCase {
         let door = StateMachine(chart, context: Tally())
         try door.start()
         try door.send(.knock)
-        XCTAssertEqual(door.context(as: Tally.self), Tally(attempts: 1))
+        XCTAssertEqual(door.context, Tally(attempts: 1))
 
-        let data = try JSONEncoder().encode(try door.snapshot(context: Tally.self))
+        let data = try JSONEncoder().encode(try door.snapshotWithContext())
         let saved = try JSONDecoder().decode(StateMachine<Door, DoorEvent>.ContextSnapshot<Tally>.self, from: data)
         let restored = try StateMachine(chart, restoring: saved)
-        XCTAssertEqual(restored.context(as: Tally.self), Tally(attempts: 1))
+        XCTAssertEqual(restored.context, Tally(attempts: 1))
         try restored.send(.knock)
         XCTAssertEqual(restored.configuration, [.closed])
         try restored.send(.knock)
         XCTAssertEqual(restored.configuration, [.open])
-        XCTAssertEqual(restored.context(as: Tally.self), Tally(attempts: 2))
+        XCTAssertEqual(restored.context, Tally(attempts: 2))
     }
 
     func testObservingMachines() throws {

@@ -5,13 +5,11 @@ import XCTest
 /// The Observable view of a machine: readers are told of the changes to what they read, and
 /// a machine nobody observes carries no observer.
 final class ObservableStateMachineTests: XCTestCase {
-    struct Count: Sendable, Equatable { var ticks = 0 }
-
-    func machine() throws -> StateMachine<S, E> {
-        try StateMachine<S, E>(clock: TestClock(), context: Count()) {
+    func machine() throws -> StateMachine<S, TallyEvent> {
+        try StateMachine<S, TallyEvent>(clock: TestClock(), context: Tally()) {
             StateNode(.idle) {
                 On(.go, to: .running)
-                On(.tick) { ctx in ctx.updateContext(Count.self) { $0.ticks += 1 } }
+                On(.tick) { ctx in ctx.context.attempts += 1 }
             }
             StateNode(.running) { On(.stop, to: .done) }
             Final(.done)
@@ -42,12 +40,12 @@ final class ObservableStateMachineTests: XCTestCase {
         try machine.start()
         let view = ObservableStateMachine(machine)
         let changes = Log()
-        let seen = withObservationTracking { view.context(as: Count.self) } onChange: { changes.add("context") }
-        XCTAssertEqual(seen, Count(ticks: 0))
+        let seen = withObservationTracking { view.context } onChange: { changes.add("context") }
+        XCTAssertEqual(seen, Tally(attempts: 0))
         try machine.send(.tick)
         XCTAssertEqual(changes.take(), ["context"])
-        XCTAssertEqual(view.context(as: Count.self), Count(ticks: 1))
-        _ = withObservationTracking { view.context(as: Count.self) } onChange: { changes.add("context again") }
+        XCTAssertEqual(view.context, Tally(attempts: 1))
+        _ = withObservationTracking { view.context } onChange: { changes.add("context again") }
         try machine.send(.go)                         // the configuration changes, the context does not
         XCTAssertEqual(changes.take(), [])
     }
@@ -56,12 +54,12 @@ final class ObservableStateMachineTests: XCTestCase {
         let machine = try machine()
         try machine.start()
         XCTAssertFalse(machine.machine.runtime.wantsStateChanges)
-        var view: ObservableStateMachine<S, E>? = ObservableStateMachine(machine)
+        var view: ObservableStateMachine<S, TallyEvent>? = ObservableStateMachine(machine)
         XCTAssertTrue(machine.machine.runtime.wantsStateChanges)
         XCTAssertEqual(view?.configuration, [.idle])
         view = nil
         XCTAssertFalse(machine.machine.runtime.wantsStateChanges)
         try machine.send(.tick)                       // the released view's context observer is gone too
-        XCTAssertEqual(machine.context(as: Count.self), Count(ticks: 1))
+        XCTAssertEqual(machine.context, Tally(attempts: 1))
     }
 }

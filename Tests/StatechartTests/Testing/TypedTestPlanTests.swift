@@ -45,7 +45,10 @@ final class TypedTestPlanTests: XCTestCase {
     func testTheContextTellsMachineStatesApart() throws {
         struct Count: Hashable, Sendable { var value = 0 }
         enum Step: Hashable, Sendable { case counting, done }
-        enum Tick: ChartEvent, CaseIterable { case tick }
+        enum Tick: ChartEvent, CaseIterable {
+            case tick
+            typealias Context = Count
+        }
         final class Made: @unchecked Sendable {
             let lock = NSLock()
             var machines = 0
@@ -53,8 +56,8 @@ final class TypedTestPlanTests: XCTestCase {
         let made = Made()
         let chart = try TypedChart<Step, Tick>(name: "counter") {
             StateNode(.counting) {
-                On(.tick, to: .done, guard: { ctx in (ctx.context(as: Count.self)?.value ?? 0) >= 3 })
-                On(.tick) { ctx in ctx.updateContext(Count.self) { $0.value += 1 } }
+                On(.tick, to: .done, guard: { ctx in ctx.context.value >= 3 })
+                On(.tick) { ctx in ctx.context.value += 1 }
             }
             StateNode(.done)
         }
