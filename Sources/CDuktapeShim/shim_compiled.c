@@ -160,6 +160,10 @@ int32_t dukshim_call_compiled(dukshim_engine *e, int32_t function_id, int32_t re
     call.op = op_call_compiled;
     call.number = function_id;
     call.result_mode = result_mode;
+    if (e != NULL && function_id >= 0 && (uint64_t)function_id < (uint64_t)e->function_count &&
+        (result_mode == DUKSHIM_RESULT_NONE || result_mode == DUKSHIM_RESULT_BOOLEAN)) {
+        call.function = e->function_pointers[function_id]; /* else op_call_compiled reports the error */
+    }
     return dukshim_run(e, &call);
 }
 

@@ -57,6 +57,13 @@ int32_t dukshim_event_set_field(dukshim_engine *e, int32_t field, const char *te
     return 1;
 }
 
+int32_t dukshim_event_bind_external(dukshim_engine *e, const char *name, size_t n) {
+    static const char type[] = "external";
+    dukshim_event_begin(e);
+    int32_t named = dukshim_event_set_field(e, DUKSHIM_EVENT_NAME, name, n);
+    return dukshim_event_set_field(e, DUKSHIM_EVENT_TYPE, type, sizeof type - 1) && named;
+}
+
 int32_t dukshim_event_set_data(dukshim_engine *e, int32_t kind, const void *value, size_t n) {
     dukshim_writer *w = &e->event.data;
     w->failed = 0;
@@ -184,6 +191,18 @@ void dukshim_event_show(duk_context *ctx, dukshim_engine *e) {
         }
     }
     b->stale = 0;
+}
+
+int dukshim_event_settle(dukshim_engine *e) {
+    dukshim_event_binding *b = &e->event;
+    if (b->stale) {
+        int wants_raw = (b->present & RAW_BIT) != 0;
+        if (b->data_in_stash || (b->object != NULL && b->has_raw != wants_raw)) {
+            return 0;
+        }
+        b->stale = 0;
+    }
+    return 1;
 }
 
 static duk_ret_t event_getter(duk_context *ctx) {

@@ -3,7 +3,8 @@
  * operation goes through (memory: shim_memory.c; execution time: shim_time.c).
  *
  * Error containment, in order:
- *  1. Every operation runs inside duk_safe_call, so JS errors (syntax, reference, type,
+ *  1. Every operation runs inside duk_safe_call (a call of a compiled function, inside the
+ *     duk_pcall_method that makes it: see dukshim_call.function), so JS errors (syntax, reference, type,
  *     range errors, "callstack limit", "alloc failed", "execution timeout" ...) become a
  *     DUKSHIM_ERROR with the error's name, message and line copied out; the two limits get a
  *     message saying which limit stopped the script.
@@ -195,7 +196,19 @@ int32_t dukshim_run(dukshim_engine *e, dukshim_call *call) {
         return DUKSHIM_FATAL;
     }
     int32_t status;
-    if (duk_safe_call(ctx, safe_entry, call, 0, 1) == DUK_EXEC_SUCCESS) {
+    duk_int_t outcome;
+    if (call->function != NULL && dukshim_event_settle(e) && duk_check_stack(ctx, 2)) {
+        /* One call and nothing before it: protected by the call itself. */
+        duk_push_heapptr(ctx, call->function);
+        duk_push_global_object(ctx);
+        outcome = duk_pcall_method(ctx, 0);
+        if (outcome == DUK_EXEC_SUCCESS && call->result_mode == DUKSHIM_RESULT_BOOLEAN) {
+            call->out_number = duk_to_boolean(ctx, -1); /* ToBoolean runs no script */
+        }
+    } else {
+        outcome = duk_safe_call(ctx, safe_entry, call, 0, 1);
+    }
+    if (outcome == DUK_EXEC_SUCCESS) {
         status = DUKSHIM_OK;
         dukshim_writer_reset(&e->result);
         if (call->result_mode == DUKSHIM_RESULT_BOOLEAN) {

@@ -127,6 +127,11 @@ struct dukshim_call {
     int64_t number;
     int32_t flag;
     int64_t out_number;
+    /* When set (a compiled function's heap pointer, result mode NONE or BOOLEAN), the operation
+       is a call of that function with the global object as `this`, which dukshim_run makes as
+       one protected call (duk_pcall_method) instead of running `op` inside duk_safe_call, when
+       nothing else has to run first (dukshim_event_settle); `op` must do the same call. */
+    void *function;
 };
 
 /* shim_memory.c */
@@ -182,6 +187,10 @@ void dukshim_event_free(dukshim_engine *engine);
    leaving the binding stale). dukshim_run calls it before every operation whose engine's binding
    is stale, so no script ever sees an earlier event's members. */
 void dukshim_event_show(duk_context *ctx, dukshim_engine *engine);
+/* Brings `_event` up to date without touching the heap when that is all it needs (the common
+   case: no member to add or remove, no converted data to release) and returns 1; returns 0,
+   changing nothing, when dukshim_event_show must run (inside a protected call). */
+int dukshim_event_settle(dukshim_engine *engine);
 
 /* shim_host.c */
 void dukshim_push_host_function(duk_context *ctx, int32_t function_id);

@@ -172,6 +172,9 @@ int32_t dukshim_call_compiled(dukshim_engine *engine, int32_t function_id, int32
 int32_t dukshim_event_install(dukshim_engine *engine);
 /** Starts binding a new event: every field absent, no data. */
 void dukshim_event_begin(dukshim_engine *engine);
+/** Binds an event that is only a name sent from outside: dukshim_event_begin, then the name (UTF-8)
+    and the type "external"; 0 when out of memory (as dukshim_event_set_field). */
+int32_t dukshim_event_bind_external(dukshim_engine *engine, const char *name, size_t name_length);
 /** Sets one field (DUKSHIM_EVENT_*) to UTF-8 text; 0 when out of memory (the field stays absent). */
 int32_t dukshim_event_set_field(dukshim_engine *engine, int32_t field, const char *text, size_t text_length);
 /** Sets `data`: encoded bytes (DUKSHIM_VALUE_DATA) or the key of a stored value

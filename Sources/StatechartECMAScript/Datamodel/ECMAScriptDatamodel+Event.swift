@@ -22,8 +22,7 @@ extension ECMAScriptDatamodel {
 
     /// Binds `_event` to a name sent from outside: type `external`, every other field undefined.
     public func setExternalEvent(named name: String) {
-        engine.bindEvent(name, type: SCXMLEvent.Kind.external.rawValue, sendID: nil, origin: nil,
-                         originType: nil, invokeID: nil, raw: nil)
+        engine.bindExternalEvent(name)
     }
 }
 
@@ -46,6 +45,12 @@ extension ECMAScriptEngine {
         setEventField(DUKSHIM_EVENT_ORIGINTYPE, originType)
         setEventField(DUKSHIM_EVENT_INVOKEID, invokeID)
         setEventField(DUKSHIM_EVENT_RAW, raw)
+    }
+
+    /// ``bindEvent(_:type:sendID:origin:originType:invokeID:raw:)`` of a name sent from outside
+    /// (type `external`, no other field), in one call.
+    func bindExternalEvent(_ name: String) {
+        _ = withUTF8(name) { dukshim_event_bind_external(handle, $0, $1) }
     }
 
     private func setEventField(_ field: Int32, _ text: String?) {

@@ -41,6 +41,8 @@ public final class ECMAScriptDatamodel: SCXMLDatamodel {
     /// Whether the DOM prelude (ECMAScriptDOM) has run in this session's engine: only documents
     /// with XML content need it, so the others' sessions never hold it.
     var hasDOM = false
+    /// The conditions and assignments prepared for the session, by handle (``prepareCondition(_:)``).
+    @exclusivity(unchecked) var prepared: [PreparedSource] = []   // the datamodel serves one session
     weak var services: SCXMLSessionServices?
     /// Keys of values kept in the engine for the runtime (out of the scripts' reach).
     enum Key {

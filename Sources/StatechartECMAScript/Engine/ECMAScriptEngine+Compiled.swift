@@ -67,6 +67,7 @@ extension ECMAScriptEngine {
         guard compiledSources.count + count > Self.compiledSourceLimit else { return }
         try check(dukshim_forget_compiled(handle), source: "")
         compiledSources = CompiledSourceTable()
+        compiledGeneration &+= 1
     }
 
     /// Calls the compiled `source` (an expression or a script), leaving its result as `result`.

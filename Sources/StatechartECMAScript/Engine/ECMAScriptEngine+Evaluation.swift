@@ -38,7 +38,13 @@ extension ECMAScriptEngine {
     /// try engine.evaluateBoolean("[]")             // true
     /// ```
     public func evaluateBoolean(_ expression: String) throws(ScriptError) -> Bool {
-        try call(expression, as: .expression, result: DUKSHIM_RESULT_BOOLEAN)
+        try evaluateBoolean(compiled: compiled(expression, as: .expression), source: expression)
+    }
+
+    /// ``evaluateBoolean(_:)`` of the expression compiled as `id` (``compiled(_:as:expression:naming:)``),
+    /// whose errors name `source`.
+    func evaluateBoolean(compiled id: Int32, source: @autoclosure () -> String) throws(ScriptError) -> Bool {
+        try check(dukshim_call_compiled(handle, id, DUKSHIM_RESULT_BOOLEAN), source: source())
         var length = 0
         let bytes = dukshim_result(handle, &length)
         return length == 1 && bytes?.pointee == UInt8(ascii: "t")

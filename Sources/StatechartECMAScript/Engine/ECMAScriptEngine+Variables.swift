@@ -46,7 +46,13 @@ extension ECMAScriptEngine {
     public func assign(location: String, expression: String) throws(ScriptError) {
         let assignment = try compiled(location, as: .assignment, expression: expression,
                                       naming: "\(location) = \(expression)")
-        try check(dukshim_call_compiled(handle, assignment, DUKSHIM_RESULT_NONE), source: "\(location) = \(expression)")
+        try assign(compiled: assignment, naming: "\(location) = \(expression)")
+    }
+
+    /// Runs the assignment compiled as `id` (``compiled(_:as:expression:naming:)`` of kind
+    /// `.assignment`), whose errors name `naming`.
+    func assign(compiled id: Int32, naming: @autoclosure () -> String) throws(ScriptError) {
+        try check(dukshim_call_compiled(handle, id, DUKSHIM_RESULT_NONE), source: naming())
     }
 
     /// Assigns a data value to `location`, with the checks of ``assign(location:expression:)``.

@@ -90,6 +90,9 @@ public final class ECMAScriptEngine {
     var foreachDepth = 0
     /// Compiled sources by kind (``SourceKind``) and text: their ids in the engine.
     @exclusivity(unchecked) var compiledSources = CompiledSourceTable()   // the engine is used by one thread at a time
+    /// Changes whenever the compiled sources are forgotten (``reserveCompiledRoom(_:)``): ids
+    /// kept outside ``compiledSources`` are valid while it has the value they were obtained at.
+    @exclusivity(unchecked) var compiledGeneration = 0
 
     /// Creates a heap with the standard built-ins and no variables, with a budget of its own.
     ///

@@ -136,8 +136,10 @@ struct SCXMLChartBuilder {
         var labels: [String?] = []
         for item in block {
             guard case .log(let log) = item, log.expr == nil else {
+                let slots = session.preparedAssignments.count
+                session.preparedAssignments.append(contentsOf: repeatElement(SCXMLSession.unprepared, count: block.count))
                 return ActionBox({ ctx in
-                    Self.session(of: ctx)._withUnsafeGuaranteedRef { $0.run(block, ctx: ctx, origin: origin) }
+                    Self.session(of: ctx)._withUnsafeGuaranteedRef { $0.run(block, ctx: ctx, origin: origin, slots: slots) }
                 }, argument: CallbackArgument(session))
             }
             labels.append(log.label)
@@ -182,8 +184,10 @@ struct SCXMLChartBuilder {
                 // machine it was a call and two more dependent loads per test.
                 condition = GuardBox { ctx in test.evaluate { ctx.isActive(stateIndex: $0) } }
             } else {
+                let slot = session.preparedConditions.count
+                session.preparedConditions.append(SCXMLSession.unprepared)
                 condition = GuardBox({ ctx in
-                    Self.session(of: ctx)._withUnsafeGuaranteedRef { $0.condition(cond, ctx: ctx) }
+                    Self.session(of: ctx)._withUnsafeGuaranteedRef { $0.condition(cond, slot: slot, ctx: ctx) }
                 }, argument: CallbackArgument(session))
             }
         }

@@ -82,6 +82,20 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     func setExternalEvent(named name: String)
     /// Evaluates a condition (`cond`).
     func evaluateCondition(_ expression: String) throws -> Bool
+    /// Prepares a condition the session evaluates again and again (a transition's `cond`), once
+    /// per session and condition: the handle returned is passed to
+    /// ``evaluateCondition(prepared:)`` instead of the text, so no evaluation looks the text up.
+    /// `nil` (the default): nothing to prepare, the text goes to ``evaluateCondition(_:)``; a
+    /// datamodel returns `nil` too for a text it cannot prepare (a syntax error), so each
+    /// evaluation reports the error.
+    ///
+    /// ```swift
+    /// if let handle = model.prepareCondition("n < 10") { try model.evaluateCondition(prepared: handle) }
+    /// ```
+    func prepareCondition(_ expression: String) -> Int?
+    /// Evaluates the condition ``prepareCondition(_:)`` returned `handle` for, with the same
+    /// value and errors as ``evaluateCondition(_:)`` of its text.
+    func evaluateCondition(prepared handle: Int) throws -> Bool
     /// Evaluates a value expression (`expr`, `eventexpr`, ...).
     func evaluate(_ expression: String) throws -> DataValue
     /// Evaluates an expression where text is needed (`<log expr>`, `eventexpr`, `targetexpr`,
@@ -93,6 +107,18 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     func logMessage(_ expression: String) throws -> String
     /// `<assign>`.
     func assign(_ location: String, _ value: SCXMLAssign.Value?) throws
+    /// Prepares an `<assign>` the session runs again and again (one in a transition's or a
+    /// state's content), once per session and element, as ``prepareCondition(_:)`` does a
+    /// condition; the handle goes to ``assign(prepared:)``. `nil` (the default): nothing to
+    /// prepare, the element goes to ``assign(_:_:)``.
+    ///
+    /// ```swift
+    /// if let handle = model.prepareAssignment(node) { try model.assign(prepared: handle) }
+    /// ```
+    func prepareAssignment(_ assign: SCXMLAssign) -> Int?
+    /// Runs the `<assign>` ``prepareAssignment(_:)`` returned `handle` for, with the same effect
+    /// and errors as ``assign(_:_:)`` of its location and value.
+    func assign(prepared handle: Int) throws
     /// Stores `value` at `location` (`idlocation`, `<foreach item>`).
     func store(_ value: DataValue, at location: String) throws
     /// The items of `<foreach array>`, a shallow copy.
@@ -150,6 +176,22 @@ extension SCXMLDatamodel {
     /// ``evaluateString(_:)``.
     public func logMessage(_ expression: String) throws -> String {
         try evaluateString(expression)
+    }
+
+    /// Prepares nothing: conditions are evaluated by their text.
+    public func prepareCondition(_ expression: String) -> Int? { nil }
+
+    /// Never called: ``prepareCondition(_:)`` returns no handle.
+    public func evaluateCondition(prepared handle: Int) throws -> Bool {
+        throw SCXMLExecutionError("no prepared condition \(handle)")
+    }
+
+    /// Prepares nothing: assignments are run by their location and value.
+    public func prepareAssignment(_ assign: SCXMLAssign) -> Int? { nil }
+
+    /// Never called: ``prepareAssignment(_:)`` returns no handle.
+    public func assign(prepared handle: Int) throws {
+        throw SCXMLExecutionError("no prepared assignment \(handle)")
     }
 
     /// Charges nothing (datamodels whose values do not come from a bounded engine).

@@ -5,10 +5,18 @@ import Statechart
 extension SCXMLSession {
     // MARK: - Conditions
 
-    func condition(_ cond: String, ctx: ActionContext) -> Bool {
+    /// The transition condition `cond` in `slot` (``preparedConditions``), prepared by the
+    /// datamodel on its first evaluation.
+    func condition(_ cond: String, slot: Int, ctx: ActionContext) -> Bool {
         rememberEvent(ctx)
         do {
-            return try datamodel.evaluateCondition(cond)
+            let model = datamodel!
+            var handle = preparedConditions[slot]
+            if handle == Self.unprepared {
+                handle = model.prepareCondition(cond) ?? Self.byText
+                preparedConditions[slot] = handle
+            }
+            return try handle == Self.byText ? model.evaluateCondition(cond) : model.evaluateCondition(prepared: handle)
         } catch {
             raiseError("error.execution", "cond=\"\(cond)\": \(error)", ctx: ctx)
             return false

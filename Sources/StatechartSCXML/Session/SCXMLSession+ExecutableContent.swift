@@ -4,13 +4,31 @@ import Statechart
 /// `error.execution` (or the `<send>` error) and skips the rest of the block (4.9).
 extension SCXMLSession {
     /// Runs one block of executable content; an error stops the block and raises error.execution.
-    func run(_ actions: [SCXMLExecutable], ctx: ActionContext, origin: SCXMLOutgoingEvent.Origin? = nil) {
+    /// `slots`, when given, is the first of `actions.count` slots of ``preparedAssignments``
+    /// (the chart builder's), one per element of the block: its `<assign>`s are prepared by the
+    /// datamodel on their first run.
+    func run(_ actions: [SCXMLExecutable], ctx: ActionContext, origin: SCXMLOutgoingEvent.Origin? = nil,
+             slots: Int? = nil) {
         // Which block runs, for the outgoing-event hook (``reportOutgoing(_:)``).
         contentOrigin = origin
         defer { contentOrigin = nil }
         rememberEvent(ctx)
         do {
-            for action in actions { try execute(action, ctx: ctx) }
+            if let slots {
+                for (offset, action) in actions.enumerated() {
+                    // Only an `<assign>`'s slot ever holds a handle.
+                    let handle = preparedAssignments[slots + offset]
+                    if handle >= 0 {
+                        try datamodel.assign(prepared: handle)
+                    } else if case .assign(let node) = action {
+                        try assign(node, slot: slots + offset)
+                    } else {
+                        try execute(action, ctx: ctx)
+                    }
+                }
+            } else {
+                for action in actions { try execute(action, ctx: ctx) }
+            }
         } catch let error as SendFailure {
             raiseError(error.name, error.message, ctx: ctx, sendID: error.sendID)
         } catch {
@@ -22,6 +40,21 @@ extension SCXMLSession {
         switch source {
         case .literal(let text): return text
         case .expression(let expression): return try datamodel.evaluateString(expression)
+        }
+    }
+
+    /// The `<assign>` in `slot` (``preparedAssignments``).
+    private func assign(_ node: SCXMLAssign, slot: Int) throws {
+        let model = datamodel!
+        var handle = preparedAssignments[slot]
+        if handle == Self.unprepared {
+            handle = model.prepareAssignment(node) ?? Self.byText
+            preparedAssignments[slot] = handle
+        }
+        if handle == Self.byText {
+            try model.assign(node.location, node.value)
+        } else {
+            try model.assign(prepared: handle)
         }
     }
 

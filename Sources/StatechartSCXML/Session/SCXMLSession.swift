@@ -106,6 +106,14 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     /// The conditions compiled to state tests while the chart is built, until the machine
     /// resolves their state ids (SCXMLMachine.init).
     var stateTests: [StateTestCondition] = []
+    /// The datamodel's handles of the chart's transition conditions and of the `<assign>`s of its
+    /// content blocks, by the slot the chart builder gave each (``SCXMLDatamodel/prepareCondition(_:)``):
+    /// ``unprepared`` until first used, ``byText`` when the datamodel prepared nothing.
+    // Unchecked: the session is only used with its machine held (one thread at a time).
+    @exclusivity(unchecked) var preparedConditions: [Int] = []
+    @exclusivity(unchecked) var preparedAssignments: [Int] = []
+    static let unprepared = -1
+    static let byText = -2
 
     struct ParentLink {
         weak var session: SCXMLSession?
