@@ -81,6 +81,34 @@ final class CompiledSourceTests: XCTestCase {
         XCTAssertEqual(seen, [.array([.number(10), .number(0)]), .array([.number(20), .number(1)]), .array([.number(30), .number(2)])])
     }
 
+    /// A condition and an `<assign>` prepared once (``SCXMLDatamodel/prepareCondition(_:)``) keep
+    /// meaning their own texts after the engine forgot every compiled source (more distinct texts
+    /// than it keeps), and their errors name their texts as an evaluation by text does.
+    func testPreparedSourcesOutliveTheCompiledTableStartingOver() throws {
+        let model = try ECMAScriptDatamodel(services: PlainServices())
+        try model.initialize([SCXMLData(sourceLocation: .init(file: "test.scxml", line: 1, column: 1), id: "n", value: .expression("0"))])
+        let below = try XCTUnwrap(model.prepareCondition("n < 2;"))
+        let increment = try XCTUnwrap(model.prepareAssignment(SCXMLAssign(
+            sourceLocation: .init(file: "test.scxml", line: 2, column: 1), location: "n", value: .expression("n + 1"))))
+        let failing = try XCTUnwrap(model.prepareCondition("n.missing.field"))
+        XCTAssertNil(model.prepareCondition("n <"), "a syntax error is left to the evaluation by text")
+        var results: [Bool] = []
+        for round in 0..<3 {
+            results.append(try model.evaluateCondition(prepared: below))
+            try model.assign(prepared: increment)
+            for i in 0..<(ECMAScriptEngine.compiledSourceLimit / 2 + 10) { _ = try model.evaluate("\(round * 10_000 + i) * 1") }
+        }
+        XCTAssertEqual(results, [true, true, false])
+        XCTAssertEqual(try model.evaluate("n"), .number(3))
+        var prepared: ScriptError?
+        var byText: ScriptError?
+        XCTAssertThrowsError(try model.evaluateCondition(prepared: failing)) { prepared = $0 as? ScriptError }
+        XCTAssertThrowsError(try model.evaluateCondition("n.missing.field")) { byText = $0 as? ScriptError }
+        XCTAssertEqual(prepared?.expression, "n.missing.field")
+        XCTAssertEqual(prepared?.name, "TypeError")
+        XCTAssertEqual(prepared, byText, "the same error as by text")
+    }
+
     /// The same expression, fast the first times and then running away: the time limit stops
     /// the compiled function (the clock starts at the executor's first check, not per call).
     func testARunawayCompiledExpressionIsStoppedWithinItsLimit() throws {
@@ -200,3 +228,13 @@ final class CompiledSourceTests: XCTestCase {
     }
 }
 
+/// Services of a session that has no host functions, processors or resources.
+private final class PlainServices: SCXMLSessionServices {
+    let sessionID = "session"
+    let name: String? = nil
+    let documentTree = SCXMLDocumentTree()
+    var hostFunctions: [String: SCXMLHostFunction] { [:] }
+    var scriptLimits: SCXMLScriptLimits { SCXMLScriptLimits() }
+    func isActive(_ id: String) -> Bool { false }
+    func loadResource(_ uri: String) throws -> String { throw SCXMLExecutionError("no resources") }
+}
