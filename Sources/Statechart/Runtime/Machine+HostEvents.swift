@@ -84,4 +84,9 @@ extension ActionContext {
         let event = coreEvent
         return event.data == 0 && event.id != SC_NONE && event.id != SC_EVENT_UNKNOWN ? event.id : nil
     }
+
+    /// The name of the event ``payloadFreeEventID`` gave `id` for, without making an ``Event``.
+    package func payloadFreeEventName(_ id: UInt32) -> String {
+        checked.chart.eventNames[Int(id)]
+    }
 }

@@ -27,21 +27,21 @@ extension SCXMLSession {
 
     private func setPendingEvent(_ ctx: ActionContext) {
         let id = ctx.payloadFreeEventID
+        let flags = ctx.eventFlags
         if let id {
             // An event without payload is its id and flags: when they are those of the event
             // remembered last, `_event` is (or is about to be bound to) this event already.
-            let key = UInt64(id) << 32 | UInt64(ctx.eventFlags)
+            let key = UInt64(id) << 32 | UInt64(flags)
             if key == rememberedEventKey { return }
             rememberedEventKey = key
         }
-        // No event (eventless transitions, the initial entry): `_event` keeps its value.
-        guard let event = ctx.event else { return }
-        let flags = ctx.eventFlags
-        if id != nil && flags & SCXMLEvent.bareExternalFlag != 0 {
-            // Only a name sent from outside (no payload): kept as its name, no event copied.
+        if let id, flags & SCXMLEvent.bareExternalFlag != 0 {
+            // Only a name sent from outside (no payload): kept as its name, no event made.
             if eventPending && pendingBareName == nil { pendingEvent = nil }   // superseded
-            pendingBareName = event.name
+            pendingBareName = ctx.payloadFreeEventName(id)
         } else {
+            // No event (eventless transitions, the initial entry): `_event` keeps its value.
+            guard let event = ctx.event else { return }
             if id == nil { rememberedEventKey = nil }
             pendingBareName = nil
             pendingEvent = (event, flags)

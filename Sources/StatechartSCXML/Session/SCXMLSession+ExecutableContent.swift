@@ -15,15 +15,16 @@ extension SCXMLSession {
         rememberEvent(ctx)
         do {
             if let slots {
-                for (offset, action) in actions.enumerated() {
-                    // Only an `<assign>`'s slot ever holds a handle.
+                for offset in actions.indices {
+                    // Only an `<assign>`'s slot ever holds a handle; the element is read only
+                    // when it has none.
                     let handle = preparedAssignments[slots + offset]
                     if handle >= 0 {
                         try datamodel.assign(prepared: handle)
-                    } else if case .assign(let node) = action {
+                    } else if case .assign(let node) = actions[offset] {
                         try assign(node, slot: slots + offset)
                     } else {
-                        try execute(action, ctx: ctx)
+                        try execute(actions[offset], ctx: ctx)
                     }
                 }
             } else {
