@@ -83,7 +83,7 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     /// Evaluates a condition (`cond`).
     func evaluateCondition(_ expression: String) throws -> Bool
     /// Prepares a condition the session evaluates again and again (a transition's `cond`), once
-    /// per session and condition: the handle returned is passed to
+    /// per session and condition: the handle returned (0 or more) is passed to
     /// ``evaluateCondition(prepared:)`` instead of the text, so no evaluation looks the text up.
     /// `nil` (the default): nothing to prepare, the text goes to ``evaluateCondition(_:)``; a
     /// datamodel returns `nil` too for a text it cannot prepare (a syntax error), so each
@@ -109,8 +109,8 @@ public protocol SCXMLDatamodel: AnyObject, SendableMetatype {
     func assign(_ location: String, _ value: SCXMLAssign.Value?) throws
     /// Prepares an `<assign>` the session runs again and again (one in a transition's or a
     /// state's content), once per session and element, as ``prepareCondition(_:)`` does a
-    /// condition; the handle goes to ``assign(prepared:)``. `nil` (the default): nothing to
-    /// prepare, the element goes to ``assign(_:_:)``.
+    /// condition; the handle (0 or more) goes to ``assign(prepared:)``. `nil` (the default):
+    /// nothing to prepare, the element goes to ``assign(_:_:)``.
     ///
     /// ```swift
     /// if let handle = model.prepareAssignment(node) { try model.assign(prepared: handle) }

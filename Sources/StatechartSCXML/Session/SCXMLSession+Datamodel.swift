@@ -13,7 +13,7 @@ extension SCXMLSession {
             let model = datamodel!
             var handle = preparedConditions[slot]
             if handle == Self.unprepared {
-                handle = model.prepareCondition(cond) ?? Self.byText
+                handle = model.prepareCondition(cond).flatMap { $0 >= 0 ? $0 : nil } ?? Self.byText
                 preparedConditions[slot] = handle
             }
             return try handle == Self.byText ? model.evaluateCondition(cond) : model.evaluateCondition(prepared: handle)

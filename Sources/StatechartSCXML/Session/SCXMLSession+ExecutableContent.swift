@@ -49,7 +49,7 @@ extension SCXMLSession {
         let model = datamodel!
         var handle = preparedAssignments[slot]
         if handle == Self.unprepared {
-            handle = model.prepareAssignment(node) ?? Self.byText
+            handle = model.prepareAssignment(node).flatMap { $0 >= 0 ? $0 : nil } ?? Self.byText
             preparedAssignments[slot] = handle
         }
         if handle == Self.byText {
