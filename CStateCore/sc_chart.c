@@ -80,13 +80,56 @@ static sc_status too_many(sc_chart_error *error, const char *message, const char
     return SC_CONFIG_ID_BITS < 32 ? unsupported(error, message, table, 0) : fail(error, message, table, 0);
 }
 
+/* What the tables use that this build leaves out (SC_CONFIG_NO_*, ids wider than
+ * SC_CONFIG_ID_BITS): SC_ERR_UNSUPPORTED, naming the table and index. Reads only entries the
+ * counts cover (the arrays are known non-NULL), so it runs before the invariants are known and
+ * is all sc_chart_check does with SC_CONFIG_NO_TABLE_CHECK. */
+static sc_status check_features(const sc_chart *c, sc_chart_error *error) {
+    const char *S = "states", *T = "transitions";
+    if (SC_CONFIG_NO_DELAYED && (c->flags & SC_CHART_DELAYED_SENDS))
+        return unsupported(error, "delayed sends (SC_CHART_DELAYED_SENDS), in a core built with SC_CONFIG_NO_DELAYED",
+                           "chart", 0);
+    /* Every id stays below the three reserved at the top of sc_id, transitions below its top bit:
+     * with narrow ids (SC_CONFIG_ID_BITS) a chart beyond that needs a wider build. */
+    if (c->state_count >= SC_EVENT_UNKNOWN) return too_many(error, "too many states for SC_CONFIG_ID_BITS", S);
+    if (c->transition_count > SC_ID_TOP_BIT)
+        return too_many(error, "too many transitions for SC_CONFIG_ID_BITS (they stay below its top bit)", T);
+    if (c->event_count >= SC_EVENT_UNKNOWN) return too_many(error, "too many events for SC_CONFIG_ID_BITS", "events");
+    for (sc_id s = 0; s < c->state_count; s++) {
+        const sc_state *st = &c->states[s];
+        if (SC_CONFIG_NO_PARALLEL && st->kind == SC_PARALLEL)
+            return unsupported(error, "a parallel state, in a core built with SC_CONFIG_NO_PARALLEL", S, s);
+        if (SC_CONFIG_NO_HISTORY && sc_is_history(st->kind))
+            return unsupported(error, "a history state, in a core built with SC_CONFIG_NO_HISTORY", S, s);
+        if (SC_CONFIG_NO_CONTENT && (st->on_entry != SC_NONE || st->on_exit != SC_NONE))
+            return unsupported(error, "executable content (on_entry, on_exit), in a core built with SC_CONFIG_NO_CONTENT", S, s);
+        /* Entering a final state below the root raises done.state.<parent>: an internal event. */
+        if (!SC_HAS_DONE_EVENTS && st->kind == SC_FINAL && st->parent != 0)
+            return unsupported(error, "a final state below the root (done events), in a core built with "
+                               "SC_CONFIG_NO_EVENTLESS or SC_CONFIG_NO_CONTENT", S, s);
+    }
+    for (sc_id i = 0; i < c->transition_count; i++) {
+        const sc_transition *t = &c->transitions[i];
+        if (SC_CONFIG_NO_GUARDS && t->guard != SC_NONE)
+            return unsupported(error, "a guard, in a core built with SC_CONFIG_NO_GUARDS", T, i);
+        if (SC_CONFIG_NO_CONTENT && t->action != SC_NONE)
+            return unsupported(error, "executable content (an action), in a core built with SC_CONFIG_NO_CONTENT", T, i);
+    }
+    /* A state's own transitions (not an <initial> or history default) need an event. */
+    for (sc_id s = 0; SC_CONFIG_NO_EVENTLESS && s < c->state_count; s++) {
+        const sc_state *st = &c->states[s];
+        for (uint32_t k = 0; k < st->transition_count; k++) {
+            uint64_t i = (uint64_t)st->first_transition + k;
+            if (i < c->transition_count && c->transitions[i].event_count == 0)
+                return unsupported(error, "an eventless transition, in a core built with SC_CONFIG_NO_EVENTLESS", T, (uint32_t)i);
+        }
+    }
+    return SC_OK;
+}
+
 static sc_status check_transition(const sc_chart *c, sc_id i, sc_chart_error *error) {
     const char *T = "transitions";
     const sc_transition *t = &c->transitions[i];
-    if (SC_CONFIG_NO_GUARDS && t->guard != SC_NONE)
-        return unsupported(error, "a guard, in a core built with SC_CONFIG_NO_GUARDS", T, i);
-    if (SC_CONFIG_NO_CONTENT && t->action != SC_NONE)
-        return unsupported(error, "executable content (an action), in a core built with SC_CONFIG_NO_CONTENT", T, i);
     if (t->source >= c->state_count) return fail(error, "source out of range", T, i);
     if (!targets_ok(c, t)) return fail(error, "target pool range or target id out of range", T, i);
     if ((uint64_t)t->events_offset + t->event_count > c->descriptor_pool_count)
@@ -121,12 +164,6 @@ static sc_status check_shape(const sc_chart *c, sc_id s, sc_chart_error *error) 
     const char *S = "states";
     const sc_state *st = &c->states[s];
     if (st->kind > SC_HISTORY_DEEP) return fail(error, "unknown kind", S, s);
-    if (SC_CONFIG_NO_PARALLEL && st->kind == SC_PARALLEL)
-        return unsupported(error, "a parallel state, in a core built with SC_CONFIG_NO_PARALLEL", S, s);
-    if (SC_CONFIG_NO_HISTORY && sc_is_history(st->kind))
-        return unsupported(error, "a history state, in a core built with SC_CONFIG_NO_HISTORY", S, s);
-    if (SC_CONFIG_NO_CONTENT && (st->on_entry != SC_NONE || st->on_exit != SC_NONE))
-        return unsupported(error, "executable content (on_entry, on_exit), in a core built with SC_CONFIG_NO_CONTENT", S, s);
     if (st->last_descendant < s || st->last_descendant >= c->state_count)
         return fail(error, "last_descendant out of range", S, s);
     if (s == 0) {
@@ -157,13 +194,9 @@ static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error, 
     if (leaf == container) return fail(error, "compound and parallel states need children; others have none", S, s);
     if ((uint64_t)st->first_transition + st->transition_count > c->transition_count)
         return fail(error, "transition range out of range", S, s);
-    for (uint32_t k = 0; k < st->transition_count; k++) {
+    for (uint32_t k = 0; k < st->transition_count; k++)
         if (c->transitions[st->first_transition + k].source != s)
             return fail(error, "transition in this state's range has another source", S, s);
-        if (SC_CONFIG_NO_EVENTLESS && c->transitions[st->first_transition + k].event_count == 0)
-            return unsupported(error, "an eventless transition, in a core built with SC_CONFIG_NO_EVENTLESS",
-                               "transitions", st->first_transition + k);
-    }
     if (masks && (required_own_mask(c, s) & ~st->own_mask) != 0)
         return fail(error, "own_mask lacks bits of its descriptors (use sc_chart_fill_masks)", S, s);
     /* The root too: selection tests an atomic state's path_mask before walking up to the root,
@@ -198,12 +231,6 @@ static sc_status check_state(const sc_chart *c, sc_id s, sc_chart_error *error, 
     if (sc_is_history(st->kind) && st->parent == 0) return fail(error, "history cannot be a child of the root", S, s);
     if (st->kind == SC_FINAL && c->states[st->parent].kind != SC_COMPOUND)
         return fail(error, "final state must be a child of a compound state or the root", S, s);
-    /* Entering a final state below the root raises done.state.<parent>: an internal event. */
-    if (SC_CONFIG_NO_EVENTLESS && st->kind == SC_FINAL && st->parent != 0)
-        return unsupported(error, "a final state below the root (done events), in a core built with SC_CONFIG_NO_EVENTLESS", S, s);
-    if (SC_CONFIG_NO_CONTENT && st->kind == SC_FINAL && st->parent != 0)
-        return unsupported(error, "a final state below the root (done events are raised internally), in a core built with "
-                           "SC_CONFIG_NO_CONTENT", S, s);
     bool has_history = false;
     if (container) {
         SC_FOR_EACH_CHILD(c, s, child)
@@ -263,15 +290,8 @@ static sc_status check_tables(const sc_chart *c, sc_chart_error *error, bool com
     if (c->event_count && !c->events) return fail(error, "events missing", "events", 0);
     if (c->target_pool_count && !c->targets) return fail(error, "target pool missing", "targets", 0);
     if (c->descriptor_pool_count && !c->descriptors) return fail(error, "descriptor pool missing", "descriptors", 0);
-    if (SC_CONFIG_NO_DELAYED && (c->flags & SC_CHART_DELAYED_SENDS))
-        return unsupported(error, "delayed sends (SC_CHART_DELAYED_SENDS), in a core built with SC_CONFIG_NO_DELAYED",
-                           "chart", 0);
-    /* Every id stays below the three reserved at the top of sc_id, transitions below its top bit:
-     * with narrow ids (SC_CONFIG_ID_BITS) a chart beyond that needs a wider build. */
-    if (c->state_count >= SC_EVENT_UNKNOWN) return too_many(error, "too many states for SC_CONFIG_ID_BITS", "states");
-    if (c->transition_count > SC_ID_TOP_BIT)
-        return too_many(error, "too many transitions for SC_CONFIG_ID_BITS (they stay below its top bit)", "transitions");
-    if (c->event_count >= SC_EVENT_UNKNOWN) return too_many(error, "too many events for SC_CONFIG_ID_BITS", "events");
+    sc_status features = check_features(c, error);
+    if (features != SC_OK) return features;
     for (sc_id e = 0; e < c->event_count; e++) {
         const sc_event_info *ev = &c->events[e];
         if (ev->prefix != SC_NONE && ev->prefix >= e)
@@ -301,7 +321,14 @@ static sc_status check_tables(const sc_chart *c, sc_chart_error *error, bool com
 }
 
 sc_status sc_chart_check(const sc_chart *c, sc_chart_error *error) {
+#if SC_CONFIG_NO_TABLE_CHECK
+    /* The invariants are the generator's to keep (sc_core.h); what the build leaves out is not. */
+    if (!c || !c->states || c->state_count < 2 || (c->transition_count && !c->transitions))
+        return fail(error, "a chart needs the root and at least one state", "states", 0);
+    return check_features(c, error);
+#else
     return check_tables(c, error, true);
+#endif
 }
 
 bool sc_chart_can_be_active_together(const sc_chart *c, sc_id a, sc_id b) {

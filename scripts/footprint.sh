@@ -25,8 +25,8 @@ charts=("turnstile:scxml/bench/turnstile.scxml" "traffic light:scxml/examples/tr
         "door:scxml/fixtures/door.scxml")
 boards=("Cortex-M3:cortex-m3:mps2-an385" "Cortex-M0:cortex-m0:microbit")
 
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+work="${FOOTPRINT_KEEP:-$(mktemp -d)}"
+[ -n "${FOOTPRINT_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 swift build --product statechart >&2
 statechart="$(swift build --show-bin-path)/statechart"
 fw=Examples/C/cortex-m
@@ -80,7 +80,7 @@ for board in "${boards[@]}"; do
       arm-none-eabi-gcc "${cflags[@]}" -c "$source" -o "$dir/$(basename "$source" .c).o"
     done
     for source in "$dir/$name.c" "$dir/${name}_main.c"; do
-      arm-none-eabi-gcc "${cflags[@]}" "${config[@]}" -ICStateCore/include -I"$dir" -c "$source" \
+      arm-none-eabi-gcc "${cflags[@]}" "${config[@]}" -DSC_TRACE_FIRMWARE -ICStateCore/include -I"$dir" -c "$source" \
         -o "${source%.c}.o"
     done
     # The machine's bytes as this target and these switches make them: SC_MACHINE_SIZE of the

@@ -63,6 +63,17 @@
  *                               (its content starts and cancels timers) is refused. The core has
  *                               no clock of its own; the switch keeps such a chart out of a build
  *                               whose host provides none.
+ *   SC_CONFIG_NO_TABLE_CHECK=1  trust the tables' invariants: sc_chart_check (so sc_machine_size,
+ *                               init and create) checks only what the build leaves out (the
+ *                               switches above, the id width: SC_ERR_UNSUPPORTED, as always), not
+ *                               the tree, ranges and target sets it otherwise proves, whose code
+ *                               and messages are most of a small firmware's core. For tables
+ *                               written by `statechart generate c`, which compiled them from a
+ *                               chart that passed the full sc_chart_check, and compiled into the
+ *                               firmware: tables that break an invariant then give undefined
+ *                               behaviour, not SC_ERR_BAD_CHART. Hand-written or loaded tables
+ *                               need the full check (the default; NAME_config.h sets this switch
+ *                               only for a generated chart).
  *   SC_CONFIG_ID_BITS=8|16|32   the width of sc_id (default 32). Narrower ids shrink the tables,
  *                               the enabled list and, with 16 bits or fewer, sc_event to 8 bytes
  *                               on a 32-bit target (sc_event_flags is then 16 bits). A chart whose
@@ -91,6 +102,9 @@
 #endif
 #ifndef SC_CONFIG_NO_DELAYED
 #define SC_CONFIG_NO_DELAYED 0
+#endif
+#ifndef SC_CONFIG_NO_TABLE_CHECK
+#define SC_CONFIG_NO_TABLE_CHECK 0
 #endif
 #ifndef SC_CONFIG_ID_BITS
 #define SC_CONFIG_ID_BITS 32

@@ -19,6 +19,9 @@ struct CChartFeatures {
     /// or none + 1 for a silent chart (`sc_options` in sc_core.h).
     var internalSlots = 8
     var externalSlots = 8
+    /// Nothing in the chart queues an event by itself (no content that raises or sends, no done
+    /// events, invocations or history): its machines get the silent queue defaults above.
+    var silent = true
 
     // The features, each an SC_CONFIG_NO_* switch when absent.
     /// Eventless transitions, or final states whose entry raises `done.state.<id>`.
@@ -43,7 +46,6 @@ struct CChartFeatures {
         var needsDoneEvents = false
         var hasActions = false
         let quiet = chartFlags & SC_CHART_QUIET_CONTENT != 0
-        var silent = true
         states = Int(chart.state_count)
         events = Int(chart.event_count)
         for s in 0..<states {
@@ -110,6 +112,8 @@ struct CChartFeatures {
         }
         list.append(("SC_CONFIG_NO_PLAN_CACHE", 1,
                      "a speed cache, not a feature: left out for the smallest build (0 keeps it, for more RAM per machine)"))
+        list.append(("SC_CONFIG_NO_TABLE_CHECK", 1,
+                     "generated tables: compiled from a chart that passed the full sc_chart_check, so the firmware checks only the features (0 keeps the full check)"))
         list.append(("SC_CONFIG_ID_BITS", idBits, "the narrowest width the chart's ids and counts fit"))
         return list
     }

@@ -35,7 +35,7 @@ enum CConfigWriter {
     static func requirements(_ p: CParts) -> String {
         let n = p.prefix
         var out = "/* The core features \(n) needs (\(n)_config.h): a build without one cannot run it. */\n"
-        for (name, value, why) in p.features.switches where name.hasPrefix("SC_CONFIG_NO_") && name != "SC_CONFIG_NO_PLAN_CACHE" && value == 0 {
+        for (name, value, why) in p.features.switches where name.hasPrefix("SC_CONFIG_NO_") && !["SC_CONFIG_NO_PLAN_CACHE", "SC_CONFIG_NO_TABLE_CHECK"].contains(name) && value == 0 {
             out += "#if defined(\(name)) && \(name)\n#error \"\(n): \(why); build without \(name) (see \(n)_config.h)\"\n#endif\n"
         }
         if p.features.idBits > 8 {

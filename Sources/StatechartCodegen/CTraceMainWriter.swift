@@ -50,7 +50,10 @@ package enum CTraceMainWriter {
          * Implements the `statechart trace` contract (see `statechart trace --help`):
          *     cc -std=c11 -I CStateCore/include \(n).c \(n)_main.c CStateCore/sc_[a-z]*.c -o trace && ./trace < events
          * `./trace --firmware < events` traces the machine made with \(n)_options (the core's default
-         * queues, which do not grow) in a static block, as firmware makes it.
+         * queues, which do not grow) in a static block, as firmware makes it. Compiled with
+         * -DSC_TRACE_FIRMWARE it is the firmware: that machine only, no heap machine and no size check
+         * against sc_machine_size(), errors by number (no sc_status_text), what scripts/footprint.sh
+         * measures.
          */
         #include <stdio.h>
         #include <stdlib.h>
@@ -123,6 +126,7 @@ package enum CTraceMainWriter {
 
         static uint64_t machine_block[(\(n)_MACHINE_SIZE + 7u) / 8u];
 
+        #ifndef SC_TRACE_FIRMWARE
         /* What the Swift engine gives a machine (MachineOptions()), for the same trace. */
         static const sc_options \(n)_trace_options = \(options);
 
@@ -143,6 +147,7 @@ package enum CTraceMainWriter {
             free(queue_storage);
             queue_storage = storage;
         }
+        #endif
 
         /* A JSON string of `length` bytes of valid UTF-8, escaped as the Swift tool escapes it. */
         static void put_json_string(const char *text, size_t length) {
@@ -248,37 +253,66 @@ package enum CTraceMainWriter {
 
         static int is_blank(char c) { return c == ' ' || c == '\\t' || c == '\\r'; }
 
-        /* The Swift tool processes at most this many events the chart sent to itself per input
-         * line (MachineOptions.maximumQueuedEventsPerSend); past it, a chart that keeps sending
-         * is stopped. The core's sc_machine_run has no such bound, so this main counts them as
-         * the core releases them and stops the program (exit status 4) instead of running forever. */
-        static unsigned long sent_processed;
+        """
+        // A silent chart sends nothing to itself: no sc_machine_run after a line, no count of sent events.
+        let sends = !p.features.silent
+        let runSent = sends ? "    run_sent(machine);\n" : ""
+        let runSentInLoop = sends ? "        run_sent(machine);\n" : ""
+        if sends {
+            out += """
 
-        static void count_sent(void *context, sc_machine *machine, const sc_event *event) {
-            (void)context;
-            if ((event->flags & \(n)_SENT_FLAG) && ++sent_processed > \(swift.maximumQueuedEventsPerSend)ul)
-                sc_machine_interrupt(machine, true);
+            /* The Swift tool processes at most this many events the chart sent to itself per input
+             * line (MachineOptions.maximumQueuedEventsPerSend); past it, a chart that keeps sending
+             * is stopped. The core's sc_machine_run has no such bound, so this main counts them as
+             * the core releases them and stops the program (exit status 4) instead of running forever. */
+            static unsigned long sent_processed;
+
+            static void count_sent(void *context, sc_machine *machine, const sc_event *event) {
+                (void)context;
+                if ((event->flags & \(n)_SENT_FLAG) && ++sent_processed > \(swift.maximumQueuedEventsPerSend)ul)
+                    sc_machine_interrupt(machine, true);
+            }
+
+            """
         }
+        out += """
 
         /* An error of the core, on standard error (statechart trace prints the engine's there). */
         static void complain(sc_status status) {
+        #ifdef SC_TRACE_FIRMWARE
+            /* By number: the firmware links no sc_status_text (its sentences take flash). */
+            if ((int)status < 0) fprintf(stderr, "trace: sc_status %d\\n", (int)status);
+        #else
             if (status == SC_ERR_QUEUE_FULL)
                 fprintf(stderr, "trace: %s: an event raised or sent in this macrostep was not queued\\n",
                         sc_status_text(status));
             else if ((int)status < 0) fprintf(stderr, "trace: %s\\n", sc_status_text(status));
+        #endif
         }
 
-        static void run_sent(sc_machine *machine) {
-            sent_processed = 0;
-            sc_status status = sc_machine_run(machine);
-            if (sent_processed > \(swift.maximumQueuedEventsPerSend)ul) {
-                fputs("trace: the chart kept sending events to itself (more than \(swift.maximumQueuedEventsPerSend) after one line); stopped\\n", stderr);
-                exit(4);
+        """
+        if sends {
+            out += """
+
+            static void run_sent(sc_machine *machine) {
+                sent_processed = 0;
+                sc_status status = sc_machine_run(machine);
+                if (sent_processed > \(swift.maximumQueuedEventsPerSend)ul) {
+                    fputs("trace: the chart kept sending events to itself (more than \(swift.maximumQueuedEventsPerSend) after one line); stopped\\n", stderr);
+                    exit(4);
+                }
+                complain(status);
             }
-            complain(status);
+
+            """
         }
+        out += """
 
         int main(int argc, char **argv) {
+        #ifdef SC_TRACE_FIRMWARE
+            (void)argc;
+            (void)argv;
+        #else
             /* --firmware: trace the machine firmware gets (\(n)_options, a static block). */
             int firmware = argc == 2 && strcmp(argv[1], "--firmware") == 0;
             if (argc > 1 && !firmware) {
@@ -290,26 +324,31 @@ package enum CTraceMainWriter {
                         (unsigned long)\(n)_MACHINE_SIZE, (unsigned long)sc_machine_size(&\(n)_chart, &\(n)_options));
                 return 3;
             }
+        #endif
             /* Two structs: a machine keeps its host by reference (sc_machine_init). */
-            const sc_host probe_host = { .context = NULL, .guard = \(n)_guard, .action = \(n)_action, .release = count_sent };
-            sc_host host = probe_host;
+            const sc_host probe_host = { .context = NULL, .guard = \(n)_guard, .action = \(n)_action\(sends ? ", .release = count_sent" : "") };
             sc_machine *probe = NULL;
             sc_status status = sc_machine_init(&probe, machine_block, sizeof machine_block, &\(n)_chart, &probe_host,
                                                &\(n)_options);
             if (status != SC_OK) {
-                fprintf(stderr, "trace: a block of \(n)_MACHINE_SIZE bytes: %s\\n", sc_status_text(status));
+                complain(status);
+                fputs("trace: a block of \(n)_MACHINE_SIZE bytes does not hold the machine\\n", stderr);
                 return 3;
             }
+        #ifdef SC_TRACE_FIRMWARE
+            sc_machine *machine = probe;
+        #else
+            sc_host host = probe_host;
             host.queue_full = grow_queue;
             sc_machine *machine = firmware ? probe : sc_machine_create(&\(n)_chart, &host, &\(n)_trace_options);
             if (!machine) {
                 fputs("trace: cannot create the machine\\n", stderr);
                 return 3;
             }
+        #endif
             complain(sc_machine_start(machine));
             report(machine, NULL, 0);
-            run_sent(machine);
-            char *line = NULL;
+        \(runSent)    char *line = NULL;
             size_t capacity = 0;
             unsigned long number = 0;
             int rejected = 0;
@@ -330,16 +369,17 @@ package enum CTraceMainWriter {
                 sc_event event = { .id = event_id(line + start, stop - start) };
                 complain(sc_machine_dispatch(machine, event));
                 report(machine, line + start, stop - start);
-                run_sent(machine);
-            }
+        \(runSentInLoop)    }
             if (read == -2) {
                 fprintf(stderr, "trace: line %lu is longer than %lu bytes; stopped\\n", number + 1,
                         (unsigned long)\(n)_TRACE_MAX_LINE);
                 rejected = 1;
             }
             free(line);
+        #ifndef SC_TRACE_FIRMWARE
             sc_machine_destroy(machine);
             free(queue_storage);
+        #endif
             return rejected;
         }
 

@@ -124,6 +124,13 @@ int main(void) {
     CHECK(error.message && strstr(error.message, "SC_CONFIG_"), "the message names the switch: %s",
           error.message ? error.message : "(none)");
     CHECK(sc_machine_create(&needing, &host, NULL) == NULL, "no machine is made of it");
+    /* A broken invariant (the transition's domain is a leaf, not its source's ancestor): the full
+     * check refuses it; with SC_CONFIG_NO_TABLE_CHECK only features are checked, so it passes. */
+    sc_chart broken = make_chart(false);
+    transitions[0].domain = 2;
+    status = sc_chart_check(&broken, &error);
+    CHECK(status == (SC_CONFIG_NO_TABLE_CHECK ? SC_OK : SC_ERR_BAD_CHART),
+          "a broken invariant: status %d with SC_CONFIG_NO_TABLE_CHECK=%d", (int)status, SC_CONFIG_NO_TABLE_CHECK);
     printf("%s: %d failed\n", SWITCH_NAME, failures);
     return failures ? 1 : 0;
 }
