@@ -5,7 +5,9 @@
 # generator accepts:
 # build the generated C with gcc and clang (-std=c11 -Wall -Wextra -Wpedantic -Werror), the core and
 # the chart's files with the chart's own switches (-include NAME_config.h: its minimal
-# configuration), compile it for a Cortex-M3 with arm-none-eabi-gcc (-Os -c), run it on the
+# configuration), and the trace program's firmware build (-DSC_TRACE_FIRMWARE), which must print
+# what the host build prints with --firmware; compile it for a Cortex-M3 with arm-none-eabi-gcc
+# (-Os -c, the firmware build), run it on the
 # chart's .events file (the
 # W3C tests get no input besides start-up), and compare its standard output with
 # `statechart trace` on the same input, byte for byte. Charts the generator refuses are listed
@@ -72,9 +74,23 @@ check() {   # check FILE EVENTS-FILE-or-empty
       ok=0
     fi
   done
+  # The trace program's firmware build (-DSC_TRACE_FIRMWARE: the static machine of NAME_options
+  # only) prints what the host build prints with --firmware.
+  core=$(core_for gcc "$config")
+  if gcc "${flags[@]}" -O1 -DSC_TRACE_FIRMWARE -include "$config" "$dir"/*.c "$core"/*.o -o "$dir/trace-firmware" 2> "$dir/cc.txt"; then
+    "$dir/trace-gcc" --firmware < "$events" > "$dir/firmware-expected.txt" 2>/dev/null || true
+    "$dir/trace-firmware" < "$events" > "$dir/firmware-actual.txt" 2>/dev/null || true
+    if ! cmp -s "$dir/firmware-expected.txt" "$dir/firmware-actual.txt"; then
+      echo "FAIL $file: the -DSC_TRACE_FIRMWARE build's output differs from --firmware's:"
+      diff "$dir/firmware-expected.txt" "$dir/firmware-actual.txt" | head -10
+      ok=0
+    fi
+  else
+    echo "FAIL $file: gcc -DSC_TRACE_FIRMWARE: $(head -5 "$dir/cc.txt")"; ok=0
+  fi
   local c
   for c in "$dir"/*.c; do
-    if ! arm-none-eabi-gcc "${flags[@]}" -include "$config" -mcpu=cortex-m3 -mthumb -Os -c "$c" -o "$dir/arm.o" 2> "$dir/arm.txt"; then
+    if ! arm-none-eabi-gcc "${flags[@]}" -include "$config" -DSC_TRACE_FIRMWARE -mcpu=cortex-m3 -mthumb -Os -c "$c" -o "$dir/arm.o" 2> "$dir/arm.txt"; then
       echo "FAIL $file: arm-none-eabi-gcc $(basename "$c"): $(head -5 "$dir/arm.txt")"; ok=0
     fi
   done

@@ -197,6 +197,20 @@ if scripts/footprint.sh >"$work/footprint.md" 2>"$work/footprint-err.txt" &&
 else
   fail "scripts/footprint.sh"; tail -5 "$work/footprint-err.txt" >&2; head -20 "$work/footprint.md" >&2
 fi
+# The flash targets the core meets stay met (issue 23, Cortex-M3 -Os, newlib-nano, --gc-sections):
+# core flash of the traffic light <= 6,144 B, the door <= 8,192 B, the full core with every feature
+# <= 10,240 B, on both boards. (The turnstile's 2,048 B and the RAM targets are not met yet:
+# docs/PERFORMANCE.md.)
+for target in "traffic light:6144" "door:8192" "full core, every feature:10240"; do
+  row=${target%:*} limit=${target##*:}
+  sizes=$(grep "^| $row | " "$work/footprint.md" | awk -F'|' '{ gsub(/[ B]/, "", $4); print $4 }' | paste -sd' ' -)
+  over=$(for size in $sizes; do [ "$size" -le "$limit" ] || echo "$size"; done)
+  if [ "$(echo "$sizes" | wc -w)" -eq 2 ] && [ -z "$over" ]; then
+    pass "core flash of the $row firmware within $limit B on both boards ($sizes)"
+  else
+    fail "core flash of the $row firmware: $sizes B (target $limit B)"
+  fi
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
