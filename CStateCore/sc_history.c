@@ -13,7 +13,7 @@
 
 uint32_t sc_history_record_words(const sc_chart *c, sc_id h) {
     sc_id p = c->states[h].parent;
-    return (c->states[p].last_descendant - p + 63u) >> 6;
+    return (uint32_t)SC_BIT_WORDS(c->states[p].last_descendant - p);
 }
 
 void sc_history_index_build(sc_machine *m) {
@@ -29,7 +29,7 @@ void sc_history_index_build(sc_machine *m) {
 }
 
 /* The record of history state h (which must be one: the index lists every history state). */
-static uint64_t *record_of(const sc_machine *m, sc_id h) {
+static sc_word *record_of(const sc_machine *m, sc_id h) {
     uint32_t lo = 0, hi = sc_history_count(m);
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -71,8 +71,8 @@ sc_id sc_history_next(sc_history_cursor *cur) {
 void sc_history_record(sc_machine *m, sc_id h) {
     const sc_chart *c = m->chart;
     sc_id p = c->states[h].parent;
-    uint64_t *rec = record_of(m, h);
-    memset(rec, 0, sc_history_record_words(c, h) * sizeof(uint64_t));
+    sc_word *rec = record_of(m, h);
+    memset(rec, 0, sc_history_record_words(c, h) * sizeof(sc_word));
     sc_history_cursor cur = sc_history_open_current(m, h);
     for (sc_id s = sc_history_next(&cur); s != SC_NONE; s = sc_history_next(&cur)) sc_bit_set(rec, s - p - 1);
     sc_bit_set(sc_block_history_recorded(m), h);
@@ -81,8 +81,8 @@ void sc_history_record(sc_machine *m, sc_id h) {
 void sc_history_set(sc_machine *m, sc_id h, const sc_id *states, uint32_t count) {
     const sc_chart *c = m->chart;
     sc_id p = c->states[h].parent;
-    uint64_t *rec = record_of(m, h);
-    memset(rec, 0, sc_history_record_words(c, h) * sizeof(uint64_t));
+    sc_word *rec = record_of(m, h);
+    memset(rec, 0, sc_history_record_words(c, h) * sizeof(sc_word));
     for (uint32_t i = 0; i < count; i++) sc_bit_set(rec, states[i] - p - 1);
     if (count) sc_bit_set(sc_block_history_recorded(m), h);
     else sc_bit_clear(sc_block_history_recorded(m), h);

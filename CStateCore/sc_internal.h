@@ -43,7 +43,7 @@ typedef volatile bool sc_interrupt_flag;
  *   | internal queue   |  ring of sc_event, until the host moves it (internal_slots)
  *   +------------------+
  *
- * W = ceil(states / 64), H = number of history states, A = the most atomic states that can be
+ * W = ceil(states / SC_CONFIG_WORD_BITS) words of sc_word, H = number of history states, A = the most atomic states that can be
  * active at once (at most one transition is selected per active atomic state): 1 for a chart
  * without parallel states, bounded by 1 + the sum over parallel states of (children - 1).
  *
@@ -147,7 +147,7 @@ struct sc_machine {
 static inline void *sc_block_at(const sc_machine *m, uint32_t at) {
     return (void *)((uint8_t *)(uintptr_t)m + at);
 }
-static inline uint64_t *sc_block_configuration(const sc_machine *m) { return sc_block_at(m, m->configuration_at); }
+static inline sc_word *sc_block_configuration(const sc_machine *m) { return sc_block_at(m, m->configuration_at); }
 #if !SC_CONFIG_NO_HISTORY
 static inline uint32_t *sc_block_history_index(const sc_machine *m) { return sc_block_at(m, m->history_index_at); }
 #endif
@@ -165,18 +165,18 @@ static inline uint32_t sc_history_count(const sc_machine *m) {
 }
 
 /* The bit arrays after the configuration, W words each (NULL for those the chart has none of). */
-static inline uint64_t *sc_block_entry_set(const sc_machine *m) { return sc_block_configuration(m) + m->words; }
-static inline uint64_t *sc_block_history_default(const sc_machine *m) {
+static inline sc_word *sc_block_entry_set(const sc_machine *m) { return sc_block_configuration(m) + m->words; }
+static inline sc_word *sc_block_history_default(const sc_machine *m) {
     return sc_history_count(m) ? sc_block_configuration(m) + 2u * (size_t)m->words : NULL;
 }
-static inline uint64_t *sc_block_history_recorded(const sc_machine *m) {
+static inline sc_word *sc_block_history_recorded(const sc_machine *m) {
     return sc_history_count(m) ? sc_block_configuration(m) + 3u * (size_t)m->words : NULL;
 }
-static inline uint64_t *sc_block_invoke_pending(const sc_machine *m) {
+static inline sc_word *sc_block_invoke_pending(const sc_machine *m) {
     return m->has_invoke ? sc_block_configuration(m) + (sc_history_count(m) ? 4u : 2u) * (size_t)m->words : NULL;
 }
 /* The history records follow the bit arrays (used only when there are history states). */
-static inline uint64_t *sc_block_history_records(const sc_machine *m) {
+static inline sc_word *sc_block_history_records(const sc_machine *m) {
     return sc_block_configuration(m) + (2u + (sc_history_count(m) ? 2u : 0u) + (m->has_invoke ? 1u : 0u)) * (size_t)m->words;
 }
 
@@ -200,24 +200,31 @@ static inline sc_event *sc_block_external_slots(const sc_machine *m) {
  * mark an entry of the enabled list with it (drop_illegal_target_sets, sc_step.c). */
 #define SC_ID_TOP_BIT ((sc_id)(SC_NONE ^ (SC_NONE >> 1)))
 
-/* ---- bit arrays ---------------------------------------------------------------------- */
+/* ---- bit arrays ----------------------------------------------------------------------
+ * Words of SC_CONFIG_WORD_BITS (sc_word). Narrow words are promoted to int in expressions, so
+ * every mask is cast back to sc_word before it is combined. */
 
-static inline bool sc_bit_test(const uint64_t *bits, sc_id i) {
-    return (bits[i >> 6] >> (i & 63u)) & 1u;
+#define SC_WORD_BITS ((uint32_t)SC_CONFIG_WORD_BITS)
+#define SC_WORD_ALL ((sc_word)~(sc_word)0)
+
+static inline bool sc_bit_test(const sc_word *bits, sc_id i) {
+    return (bits[i / SC_WORD_BITS] >> (i % SC_WORD_BITS)) & 1u;
 }
 
-static inline void sc_bit_set(uint64_t *bits, sc_id i) {
-    bits[i >> 6] |= UINT64_C(1) << (i & 63u);
+static inline void sc_bit_set(sc_word *bits, sc_id i) {
+    bits[i / SC_WORD_BITS] |= (sc_word)((sc_word)1 << (i % SC_WORD_BITS));
 }
 
-static inline void sc_bit_clear(uint64_t *bits, sc_id i) {
-    bits[i >> 6] &= ~(UINT64_C(1) << (i & 63u));
+static inline void sc_bit_clear(sc_word *bits, sc_id i) {
+    bits[i / SC_WORD_BITS] &= (sc_word)~(sc_word)((sc_word)1 << (i % SC_WORD_BITS));
 }
 
-/* Index of the lowest set bit, x != 0. */
-static inline uint32_t sc_ctz64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
+/* Index of the lowest set bit of x != 0. */
+static inline uint32_t sc_word_lowest(sc_word x) {
+#if (defined(__GNUC__) || defined(__clang__)) && SC_CONFIG_WORD_BITS == 64
     return (uint32_t)__builtin_ctzll(x);
+#elif defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_ctzl((unsigned long)x);
 #else
     uint32_t n = 0;
     while (!(x & 1u)) { x >>= 1; n++; }
@@ -225,10 +232,12 @@ static inline uint32_t sc_ctz64(uint64_t x) {
 #endif
 }
 
-/* Index of the highest set bit, x != 0. */
-static inline uint32_t sc_msb64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
+/* Index of the highest set bit of x != 0. */
+static inline uint32_t sc_word_highest(sc_word x) {
+#if (defined(__GNUC__) || defined(__clang__)) && SC_CONFIG_WORD_BITS == 64
     return 63u - (uint32_t)__builtin_clzll(x);
+#elif defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)(sizeof(unsigned long) * 8u - 1u) - (uint32_t)__builtin_clzl((unsigned long)x);
 #else
     uint32_t n = 0;
     while (x >>= 1) n++;
@@ -238,49 +247,49 @@ static inline uint32_t sc_msb64(uint64_t x) {
 
 /* First set bit in [from, end), or end when there is none. Reads the words fresh, so bits
  * set ahead of `from` while iterating are seen (the entry-set scan relies on that). */
-static inline sc_id sc_bit_next(const uint64_t *bits, sc_id from, sc_id end) {
+static inline sc_id sc_bit_next(const sc_word *bits, sc_id from, sc_id end) {
     if (from >= end) return end;
-    uint32_t w = from >> 6;
-    uint64_t word = bits[w] & (~UINT64_C(0) << (from & 63u));
+    uint32_t w = from / SC_WORD_BITS;
+    sc_word word = (sc_word)(bits[w] & (sc_word)(SC_WORD_ALL << (from % SC_WORD_BITS)));
     for (;;) {
         if (word) {
-            sc_id i = (w << 6) + sc_ctz64(word);
+            sc_id i = (sc_id)(w * SC_WORD_BITS + sc_word_lowest(word));
             return i < end ? i : end;
         }
-        if (((++w) << 6) >= end) return end;
+        if ((++w) * SC_WORD_BITS >= end) return end;
         word = bits[w];
     }
 }
 
 /* Last set bit in [begin, below), or SC_NONE. Used for exit order (reverse document order). */
-static inline sc_id sc_bit_prev(const uint64_t *bits, sc_id begin, sc_id below) {
+static inline sc_id sc_bit_prev(const sc_word *bits, sc_id begin, sc_id below) {
     if (below <= begin) return SC_NONE;
     sc_id last = below - 1;
-    uint32_t w = last >> 6;
-    uint64_t word = bits[w] & (~UINT64_C(0) >> (63u - (last & 63u)));
+    uint32_t w = last / SC_WORD_BITS;
+    sc_word word = (sc_word)(bits[w] & (sc_word)(SC_WORD_ALL >> (SC_WORD_BITS - 1u - last % SC_WORD_BITS)));
     for (;;) {
         if (word) {
-            sc_id i = (w << 6) + sc_msb64(word);
+            sc_id i = (sc_id)(w * SC_WORD_BITS + sc_word_highest(word));
             return i >= begin ? i : SC_NONE;
         }
-        if (w == 0 || ((w - 1) << 6) + 63u < begin) return SC_NONE;
+        if (w == 0 || (w - 1) * SC_WORD_BITS + (SC_WORD_BITS - 1u) < begin) return SC_NONE;
         word = bits[--w];
     }
 }
 
 /* Clears bits [begin, end). */
-static inline void sc_bits_clear_range(uint64_t *bits, sc_id begin, sc_id end) {
+static inline void sc_bits_clear_range(sc_word *bits, sc_id begin, sc_id end) {
     if (begin >= end) return;
-    uint32_t first = begin >> 6, last = (end - 1) >> 6;
-    uint64_t lo = ~UINT64_C(0) << (begin & 63u);
-    uint64_t hi = ~UINT64_C(0) >> (63u - ((end - 1) & 63u));
+    uint32_t first = begin / SC_WORD_BITS, last = (end - 1u) / SC_WORD_BITS;
+    sc_word lo = (sc_word)(SC_WORD_ALL << (begin % SC_WORD_BITS));
+    sc_word hi = (sc_word)(SC_WORD_ALL >> (SC_WORD_BITS - 1u - (end - 1u) % SC_WORD_BITS));
     if (first == last) {
-        bits[first] &= ~(lo & hi);
+        bits[first] &= (sc_word)~(sc_word)(lo & hi);
         return;
     }
-    bits[first] &= ~lo;
+    bits[first] &= (sc_word)~lo;
     for (uint32_t w = first + 1; w < last; w++) bits[w] = 0;
-    bits[last] &= ~hi;
+    bits[last] &= (sc_word)~hi;
 }
 
 /* ---- chart helpers --------------------------------------------------------------------- */
@@ -397,7 +406,7 @@ bool sc_queue_raise(sc_machine *m, sc_event e);
 
 typedef struct sc_history_cursor {
     const sc_chart *chart;
-    const uint64_t *bits;
+    const sc_word *bits;
     sc_id next, end;    /* the bits still to look at */
     sc_id base;         /* a set bit b stands for state base + b */
     sc_id parent;       /* the history's parent */

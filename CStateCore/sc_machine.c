@@ -71,7 +71,7 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     if (checked != SC_OK) return checked;
     memset(l, 0, sizeof *l);
     l->flags = flags;
-    l->words = (c->state_count + 63u) >> 6;
+    l->words = (uint32_t)SC_BIT_WORDS(c->state_count);
     uint32_t atomic = 0, parallel_bound = 1;
     for (sc_id s = 0; s < c->state_count; s++) {
         const sc_state *st = &c->states[s];
@@ -100,8 +100,7 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     if (SC_CONFIG_NO_CONTENT) l->internal_cap = 0;      /* no internal queue: nothing raises */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_layout(c, l->words, NULL));
-    size += ((size_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words) * sizeof(uint64_t);
-    size += (size_t)l->history_words * sizeof(uint64_t);
+    size += round_up8(((size_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words + l->history_words) * sizeof(sc_word));
     size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
     size += round_up8((size_t)l->atomic_count * sizeof(sc_enabled));
     size += round_up8((size_t)l->external_cap * sizeof(sc_event));
@@ -138,16 +137,16 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
      * invoke_pending (only with invocations), then the history records. */
     m->configuration_at = (uint32_t)(p - (uint8_t *)memory);
     m->has_invoke = l.invoke_words != 0;
-    p += ((size_t)l.words * 2u + l.history_bit_words * 2u + l.invoke_words) * sizeof(uint64_t);
+    p += ((size_t)l.words * 2u + l.history_bit_words * 2u + l.invoke_words) * sizeof(sc_word);
     uint8_t *history_records = p;
-    p += (size_t)l.history_words * sizeof(uint64_t);
+    p = (uint8_t *)memory + round_up8((size_t)(p - (uint8_t *)memory) + (size_t)l.history_words * sizeof(sc_word));
 #if !SC_CONFIG_NO_HISTORY
     m->history_index_at = (uint32_t)(p - (uint8_t *)memory);
     p += (size_t)l.history_count * 2u * sizeof(uint32_t);      /* a multiple of 8: sc_history_count */
 #endif
     m->enabled_at = (uint32_t)(p - (uint8_t *)memory);
     assert(sc_history_count(m) == l.history_count);
-    assert((uint64_t *)(void *)history_records == sc_block_history_records(m));
+    assert((sc_word *)(void *)history_records == sc_block_history_records(m));
     (void)history_records;
     p += round_up8((size_t)l.atomic_count * sizeof(sc_enabled));
     assert((sc_event *)(void *)p == sc_block_external_slots(m));
@@ -446,7 +445,7 @@ bool sc_machine_is_busy(const sc_machine *m) { return m && m->busy; }
 const sc_chart *sc_machine_chart(const sc_machine *m) { return m ? m->chart : NULL; }
 void *sc_machine_context(const sc_machine *m) { return m ? m->host->context : NULL; }
 uint32_t sc_machine_configuration_words(const sc_machine *m) { return m ? m->words : 0; }
-const uint64_t *sc_machine_configuration(const sc_machine *m) { return m ? sc_block_configuration(m) : NULL; }
+const sc_word *sc_machine_configuration(const sc_machine *m) { return m ? sc_block_configuration(m) : NULL; }
 uint32_t sc_machine_dropped_events(const sc_machine *m) { (void)m; return 0; }
 
 uint32_t sc_machine_active_states(const sc_machine *m, bool atomic_only, sc_id *out, uint32_t capacity) {
@@ -496,7 +495,7 @@ sc_event sc_machine_internal_event(const sc_machine *m, uint32_t index) {
 /* A legal configuration: every state's parent is active (or the root); the root and every
  * active compound state have exactly one active child; every active parallel state has all of
  * its children active; the root and history states are never active. */
-static bool is_legal_configuration(const sc_chart *c, const uint64_t *config) {
+static bool is_legal_configuration(const sc_chart *c, const sc_word *config) {
     for (sc_id s = 0; s < c->state_count; s++) {
         const sc_state *st = &c->states[s];
         bool active = s == 0 || sc_bit_test(config, s);
@@ -544,12 +543,12 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     sc_status status = stage_configuration(m, states, count);
     if (status != SC_OK) return status;
     const sc_chart *c = m->chart;
-    memcpy(sc_block_configuration(m), sc_block_entry_set(m), (size_t)m->words * sizeof(uint64_t));
+    memcpy(sc_block_configuration(m), sc_block_entry_set(m), (size_t)m->words * sizeof(sc_word));
     sc_bits_clear_range(sc_block_entry_set(m), 0, c->state_count);
     release_queues(m);
     m->lost_event = false;
-    if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)m->words * sizeof(uint64_t));
-    if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)m->words * sizeof(uint64_t));
+    if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)m->words * sizeof(sc_word));
+    if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)m->words * sizeof(sc_word));
     m->invokes_pending = false;
     sc_step_count_configuration(m);
     m->started = true;

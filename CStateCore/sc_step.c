@@ -389,7 +389,7 @@ static void add_target(sc_machine *m, sc_id s, sc_id stop) {
         sc_bit_set(sc_block_entry_set(m), a);
 }
 
-static bool has_child_in(const sc_chart *c, const uint64_t *set, sc_id s) {
+static bool has_child_in(const sc_chart *c, const sc_word *set, sc_id s) {
     SC_FOR_EACH_CHILD(c, s, child)
         if (sc_bit_test(set, child)) return true;
     return false;

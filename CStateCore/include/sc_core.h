@@ -74,6 +74,12 @@
  *                               behaviour, not SC_ERR_BAD_CHART. Hand-written or loaded tables
  *                               need the full check (the default; NAME_config.h sets this switch
  *                               only for a generated chart).
+ *   SC_CONFIG_WORD_BITS=8|16|32|64  the width of sc_word, the words of a machine's bit arrays
+ *                               (configuration, history records; default 64). Narrow words waste
+ *                               fewer bytes on a small chart (a 3-state chart's configuration is
+ *                               one byte with 8) and need no 64-bit shifts on a 32-bit core; wide
+ *                               ones scan a large chart faster. Below 64 needs
+ *                               SC_CONFIG_NO_PLAN_CACHE=1 (its keys are 64-bit words).
  *   SC_CONFIG_ID_BITS=8|16|32   the width of sc_id (default 32). Narrower ids shrink the tables,
  *                               the enabled list and, with 16 bits or fewer, sc_event to 8 bytes
  *                               on a 32-bit target (sc_event_flags is then 16 bits). A chart whose
@@ -111,6 +117,15 @@
 #endif
 #if SC_CONFIG_ID_BITS != 8 && SC_CONFIG_ID_BITS != 16 && SC_CONFIG_ID_BITS != 32
 #error "SC_CONFIG_ID_BITS must be 8, 16 or 32"
+#endif
+#ifndef SC_CONFIG_WORD_BITS
+#define SC_CONFIG_WORD_BITS 64
+#endif
+#if SC_CONFIG_WORD_BITS != 8 && SC_CONFIG_WORD_BITS != 16 && SC_CONFIG_WORD_BITS != 32 && SC_CONFIG_WORD_BITS != 64
+#error "SC_CONFIG_WORD_BITS must be 8, 16, 32 or 64"
+#endif
+#if SC_CONFIG_WORD_BITS != 64 && !SC_CONFIG_NO_PLAN_CACHE
+#error "SC_CONFIG_WORD_BITS below 64 needs SC_CONFIG_NO_PLAN_CACHE=1 (the plan cache keys configurations by 64-bit words)"
 #endif
 #if SC_CONFIG_ID_BITS != 32 && !SC_CONFIG_NO_PLAN_CACHE
 #error "SC_CONFIG_ID_BITS below 32 needs SC_CONFIG_NO_PLAN_CACHE=1 (the plan cache's sizes in SC_MACHINE_SIZE are for 32-bit ids)"
@@ -150,6 +165,21 @@ typedef uint32_t sc_id;
 #define SC_EVENT_ANY ((sc_id)0xFFFFFFFEu)
 #define SC_EVENT_UNKNOWN ((sc_id)0xFFFFFFFDu)
 #endif
+
+/** A word of a machine's bit arrays (the configuration: bit s of word s / SC_CONFIG_WORD_BITS is
+ * state s): SC_CONFIG_WORD_BITS wide (default 64). */
+#if SC_CONFIG_WORD_BITS == 8
+typedef uint8_t sc_word;
+#elif SC_CONFIG_WORD_BITS == 16
+typedef uint16_t sc_word;
+#elif SC_CONFIG_WORD_BITS == 32
+typedef uint32_t sc_word;
+#else
+typedef uint64_t sc_word;
+#endif
+
+/** Words of a bit array of n bits (a configuration: n = sc_chart.state_count). */
+#define SC_BIT_WORDS(n) (((size_t)(n) + (SC_CONFIG_WORD_BITS - 1u)) / SC_CONFIG_WORD_BITS)
 
 /** sc_event.flags: 32 bits, or 16 with ids of 16 bits or fewer, so an event is 8 bytes on a
  * 32-bit target. */
@@ -484,7 +514,7 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  *                          (regions - 1), at most atomic_states
  *   events                 sc_chart.event_count
  *   history_states         history states
- *   history_record_words   sum over history states h of ceil(descendants of h's parent / 64)
+ *   history_record_words   sum over history states h of SC_BIT_WORDS(descendants of h's parent)
  *   has_invoke             1 when a state has SC_STATE_HAS_INVOKE, else 0
  *   has_parallel           1 when a state is SC_PARALLEL, else 0
  *   has_guards             1 when a transition has a guard, else 0
@@ -499,7 +529,7 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  * of the layout that forgets it fails them.
  */
 #define SC_SIZE_ROUND8_(n) (((size_t)(n) + 7u) & ~(size_t)7u)
-#define SC_SIZE_WORDS_(states) (((size_t)(states) + 63u) / 64u)
+#define SC_SIZE_WORDS_(states) SC_BIT_WORDS(states)
 /* The header: the pointers (chart, host; the plan cache's two; the internal queue's slots), the
  * 32-bit fields (nine, and the eventless counter, the history index's offset and the internal
  * queue's three when the build has those features) and six bytes of flags. */
@@ -529,8 +559,9 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
                         history_record_words, has_invoke, has_parallel, has_guards, internal_slots,  \
                         external_slots)                                                              \
     (SC_MACHINE_HEADER_SIZE + SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke) \
-     + (2u + ((history_states) ? 2u : 0u) + ((has_invoke) ? 1u : 0u)) * SC_SIZE_WORDS_(states) * 8u  \
-     + (size_t)(history_record_words) * 8u + SC_SIZE_ROUND8_((size_t)(history_states) * 8u)         \
+     + SC_SIZE_ROUND8_(((2u + ((history_states) ? 2u : 0u) + ((has_invoke) ? 1u : 0u)) * SC_SIZE_WORDS_(states) \
+                        + (size_t)(history_record_words)) * sizeof(sc_word))                         \
+     + SC_SIZE_ROUND8_((size_t)(history_states) * 8u)                                                \
      + SC_SIZE_ROUND8_((size_t)(max_active_atomic) * 2u * sizeof(sc_id))                             \
      + SC_SIZE_ROUND8_((size_t)(external_slots) * sizeof(sc_event))                                  \
      + (SC_CONFIG_NO_CONTENT ? 0u : SC_SIZE_ROUND8_((size_t)(internal_slots) * sizeof(sc_event))))
@@ -696,10 +727,11 @@ bool sc_machine_is_halted(const sc_machine *machine);
 bool sc_machine_is_busy(const sc_machine *machine);
 const sc_chart *sc_machine_chart(const sc_machine *machine);
 void *sc_machine_context(const sc_machine *machine);
-/** Number of 64-bit words in the configuration bit array. */
+/** Number of words (sc_word, SC_CONFIG_WORD_BITS bits each) in the configuration bit array. */
 uint32_t sc_machine_configuration_words(const sc_machine *machine);
-/** The configuration: bit s of word s/64 is set while state s is active. */
-const uint64_t *sc_machine_configuration(const sc_machine *machine);
+/** The configuration: bit s % SC_CONFIG_WORD_BITS of word s / SC_CONFIG_WORD_BITS is set while
+ * state s is active. */
+const sc_word *sc_machine_configuration(const sc_machine *machine);
 /**
  * Writes up to `capacity` active states (atomic only when `atomic_only`) in document order
  * into `out`; returns how many there are in total. O(states / 64 + active states).

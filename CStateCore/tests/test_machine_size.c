@@ -30,7 +30,7 @@ static size_facts facts_of(const sc_chart *c) {
         if (st->kind == SC_HISTORY_SHALLOW || st->kind == SC_HISTORY_DEEP) {
             sc_id p = st->parent;
             f.history++;
-            f.history_words += (c->states[p].last_descendant - p + 63u) / 64u;
+            f.history_words += (uint32_t)SC_BIT_WORDS(c->states[p].last_descendant - p);
         }
         if (st->flags & SC_STATE_HAS_INVOKE) f.invoke = true;
         if ((!quiet && (st->on_entry != SC_NONE || st->on_exit != SC_NONE)) || st->done_event != SC_NONE ||

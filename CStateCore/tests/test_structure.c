@@ -81,10 +81,13 @@ static void test_hierarchy_active_states_accessors(void) {
     EXPECT_EQ_U(sc_machine_active_states(h->m, false, out, 2), 3);
     EXPECT_EQ_U(out[0], st(h, "a"));
     EXPECT_EQ_U(out[1], st(h, "a1"));
-    EXPECT_EQ_U(sc_machine_configuration_words(h->m), 1);
-    const uint64_t *words = sc_machine_configuration(h->m);
-    uint64_t want = (UINT64_C(1) << st(h, "a")) | (UINT64_C(1) << st(h, "a1")) | (UINT64_C(1) << st(h, "a11"));
-    EXPECT_EQ_U(words[0], want);
+    EXPECT_EQ_U(sc_machine_configuration_words(h->m), SC_BIT_WORDS(h->b->chart.state_count));
+    /* Bit s of word s / SC_CONFIG_WORD_BITS: exactly a, a1 and a11. */
+    const sc_word *words = sc_machine_configuration(h->m);
+    for (sc_id s = 0; s < h->b->chart.state_count; s++) {
+        bool set = (words[s / SC_CONFIG_WORD_BITS] >> (s % SC_CONFIG_WORD_BITS)) & 1u;
+        EXPECT_EQ_U(set, s == st(h, "a") || s == st(h, "a1") || s == st(h, "a11"));
+    }
     REQUIRE(sc_machine_is_active(h->m, st(h, "a1")) && !sc_machine_is_active(h->m, st(h, "b")), "is_active");
     REQUIRE(!sc_machine_is_active(h->m, 0) && !sc_machine_is_active(h->m, 999), "root / out of range");
     REQUIRE(sc_machine_chart(h->m) == &h->b->chart && sc_machine_context(h->m) == h, "chart/context");
