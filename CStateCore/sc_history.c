@@ -21,8 +21,8 @@ void sc_history_index_build(sc_machine *m) {
     uint32_t k = 0, offset = 0;
     for (sc_id s = 0; s < c->state_count; s++) {
         if (!sc_is_history(c->states[s].kind)) continue;
-        sc_block_history_index(m)[2 * k] = s;
-        sc_block_history_index(m)[2 * k + 1] = offset;
+        sc_block_history_index(m)[2 * k] = (sc_offset)s;
+        sc_block_history_index(m)[2 * k + 1] = (sc_offset)offset;
         offset += sc_history_record_words(c, s);
         k++;
     }

@@ -65,10 +65,20 @@ typedef volatile bool sc_interrupt_flag;
 /* A ring's counters. Its slots are not kept here: the internal ring's may move into the host's
  * storage (sc_machine.internal_slots), the external ring's never leave the block and are found
  * from the enabled list (sc_block_external_slots), so the header holds one slot pointer. */
+/* Offsets into the block and positions in a queue: 16 bits with narrow ids (SC_CONFIG_ID_BITS
+ * below 32), whose blocks stay below 64 KiB and queues below 65,536 slots (compute_layout and
+ * sc_machine_set_internal_queue refuse more), else 32 (SC_OFFSET_BYTES_ in sc_core.h). */
+#if SC_CONFIG_ID_BITS < 32
+typedef uint16_t sc_offset;
+#else
+typedef uint32_t sc_offset;
+#endif
+#define SC_OFFSET_MAX ((sc_offset)~(sc_offset)0)
+
 typedef struct sc_queue {
-    uint32_t capacity;
-    uint32_t head;      /* index of the oldest event */
-    uint32_t count;
+    sc_offset capacity;
+    sc_offset head;     /* index of the oldest event */
+    sc_offset count;
 } sc_queue;
 
 typedef struct sc_enabled {
@@ -79,8 +89,9 @@ typedef struct sc_enabled {
 struct sc_plan;
 
 /* The header holds only what the build's features need (a field per SC_CONFIG_* it serves):
- * pointers first, then 32-bit fields, then bytes, so it has no padding but at its end, and
- * SC_MACHINE_HEADER_SIZE (sc_core.h) counts it field by field (checked in sc_machine.c). */
+ * pointers first, then 32-bit fields, offsets and queue positions, ids, bytes, so it has no
+ * padding but at its end, and SC_MACHINE_HEADER_SIZE (sc_core.h) counts it field by field
+ * (checked in sc_machine.c). */
 struct sc_machine {
 #if !SC_CONFIG_NO_PLAN_CACHE
     /* sc_machine_dispatch's fast path: the plans of the current configuration's set while nothing
@@ -99,26 +110,30 @@ struct sc_machine {
 #if !SC_CONFIG_NO_CONTENT
     sc_event *internal_slots;   /* the block's ring, or the host's (sc_machine_set_internal_queue) */
 #endif
-    uint32_t words;             /* W */
-    uint32_t enabled_capacity;  /* A */
-    uint32_t enabled_count;
     uint32_t max_steps;
-#if !SC_CONFIG_NO_EVENTLESS
-    uint32_t eventless_states;  /* {root} + configuration states with an eventless transition */
-#endif
-    /* Where the arrays of the block are: bytes from the machine (the history index is empty
-     * without history states), read through the accessors below; 32-bit offsets, since a block
-     * is below 4 GiB (sc_machine_size). The bit arrays after the configuration are found from it
-     * (W words each, in the order of the layout above): no offset of their own. */
+#if !SC_CONFIG_NO_PLAN_CACHE
+    /* W and where the configuration is (after the plan cache), at hand for the cache's keys.
+     * Without the cache both are derived: W from the chart, the configuration right after the
+     * header (sc_machine_words, sc_block_configuration). */
+    uint32_t words;
     uint32_t configuration_at;
-#if !SC_CONFIG_NO_HISTORY
-    uint32_t history_index_at;
 #endif
-    uint32_t enabled_at;
+    /* Where the other arrays of the block are: bytes from the machine (the history index is empty
+     * without history states), read through the accessors below. The bit arrays after the
+     * configuration are found from it (W words each, in the order of the layout above). */
+#if !SC_CONFIG_NO_HISTORY
+    sc_offset history_index_at;
+#endif
+    sc_offset enabled_at;
 #if !SC_CONFIG_NO_CONTENT
     sc_queue internal;
 #endif
     sc_queue external;
+    sc_id enabled_capacity;     /* A */
+    sc_id enabled_count;
+#if !SC_CONFIG_NO_EVENTLESS
+    sc_id eventless_states;     /* {root} + configuration states with an eventless transition */
+#endif
     int8_t failure;             /* sc_status: an error met inside a microstep, reported once it completes */
     sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
     bool busy;                  /* inside start/dispatch/run/stop: callbacks are running (a byte of
@@ -142,52 +157,67 @@ struct sc_machine {
     bool invokes_pending;
 };
 
+/* Bytes of the header: the plan cache after it is 8-aligned, the bit arrays sc_word-aligned. */
+#define SC_MACHINE_HEADER_BYTES SC_ALIGN_(sizeof(struct sc_machine), SC_CONFIG_NO_PLAN_CACHE ? SC_ALIGNOF_(sc_word) : 8u)
+
 /* The arrays every machine has, at their offsets from the machine (see the layout above); they
  * are read on every microstep, so there is no test: the optional ones are found from these. */
-static inline void *sc_block_at(const sc_machine *m, uint32_t at) {
+static inline void *sc_block_at(const sc_machine *m, size_t at) {
     return (void *)((uint8_t *)(uintptr_t)m + at);
 }
-static inline sc_word *sc_block_configuration(const sc_machine *m) { return sc_block_at(m, m->configuration_at); }
+/* W, the words of each bit array. */
+static inline uint32_t sc_machine_words(const sc_machine *m) {
+#if SC_CONFIG_NO_PLAN_CACHE
+    return (uint32_t)SC_BIT_WORDS(m->chart->state_count);
+#else
+    return m->words;
+#endif
+}
+static inline sc_word *sc_block_configuration(const sc_machine *m) {
+#if SC_CONFIG_NO_PLAN_CACHE
+    return sc_block_at(m, SC_MACHINE_HEADER_BYTES);
+#else
+    return sc_block_at(m, m->configuration_at);
+#endif
+}
 #if !SC_CONFIG_NO_HISTORY
-static inline uint32_t *sc_block_history_index(const sc_machine *m) { return sc_block_at(m, m->history_index_at); }
+static inline sc_offset *sc_block_history_index(const sc_machine *m) { return sc_block_at(m, m->history_index_at); }
 #endif
 static inline sc_enabled *sc_block_enabled(const sc_machine *m) { return sc_block_at(m, m->enabled_at); }
 
-/* H, the history states. Their index (2 x uint32 each: a multiple of 8 bytes, never padded) is
- * all that lies between history_index_at and enabled_at, so the count needs no field of its own. */
+/* H, the history states. Their index (2 offsets each: (history state, word offset of its record))
+ * is all that lies between history_index_at and enabled_at (the enabled list's ids need no more
+ * alignment than offsets), so the count needs no field of its own. */
 static inline uint32_t sc_history_count(const sc_machine *m) {
 #if SC_CONFIG_NO_HISTORY
     (void)m;
     return 0;
 #else
-    return (m->enabled_at - m->history_index_at) / (2u * (uint32_t)sizeof(uint32_t));
+    return (uint32_t)(m->enabled_at - m->history_index_at) / (2u * (uint32_t)sizeof(sc_offset));
 #endif
 }
 
 /* The bit arrays after the configuration, W words each (NULL for those the chart has none of). */
-static inline sc_word *sc_block_entry_set(const sc_machine *m) { return sc_block_configuration(m) + m->words; }
+static inline sc_word *sc_block_entry_set(const sc_machine *m) { return sc_block_configuration(m) + sc_machine_words(m); }
 static inline sc_word *sc_block_history_default(const sc_machine *m) {
-    return sc_history_count(m) ? sc_block_configuration(m) + 2u * (size_t)m->words : NULL;
+    return sc_history_count(m) ? sc_block_configuration(m) + 2u * (size_t)sc_machine_words(m) : NULL;
 }
 static inline sc_word *sc_block_history_recorded(const sc_machine *m) {
-    return sc_history_count(m) ? sc_block_configuration(m) + 3u * (size_t)m->words : NULL;
+    return sc_history_count(m) ? sc_block_configuration(m) + 3u * (size_t)sc_machine_words(m) : NULL;
 }
 static inline sc_word *sc_block_invoke_pending(const sc_machine *m) {
-    return m->has_invoke ? sc_block_configuration(m) + (sc_history_count(m) ? 4u : 2u) * (size_t)m->words : NULL;
+    return m->has_invoke ? sc_block_configuration(m) + (sc_history_count(m) ? 4u : 2u) * (size_t)sc_machine_words(m) : NULL;
 }
 /* The history records follow the bit arrays (used only when there are history states). */
 static inline sc_word *sc_block_history_records(const sc_machine *m) {
-    return sc_block_configuration(m) + (2u + (sc_history_count(m) ? 2u : 0u) + (m->has_invoke ? 1u : 0u)) * (size_t)m->words;
+    return sc_block_configuration(m) + (2u + (sc_history_count(m) ? 2u : 0u) + (m->has_invoke ? 1u : 0u)) * (size_t)sc_machine_words(m);
 }
 
-/* The external ring: right after the enabled list (A entries, rounded up to 8 bytes). */
+/* The external ring: after the enabled list (A entries), at an sc_event's alignment. */
 static inline sc_event *sc_block_external_slots(const sc_machine *m) {
-    size_t enabled_bytes = ((size_t)m->enabled_capacity * sizeof(sc_enabled) + 7u) & ~(size_t)7u;
-    return (sc_event *)(void *)((uint8_t *)sc_block_enabled(m) + enabled_bytes);
+    return sc_block_at(m, SC_ALIGN_((size_t)m->enabled_at + (size_t)m->enabled_capacity * sizeof(sc_enabled),
+                                     SC_ALIGNOF_(sc_event)));
 }
-
-/* Bytes of the header; what follows it starts 8-aligned. */
-#define SC_MACHINE_HEADER_BYTES ((sizeof(struct sc_machine) + 7u) & ~(size_t)7u)
 
 /* For the few helpers of the dispatch hot path that a compiler might otherwise leave out of line. */
 #if defined(__GNUC__) || defined(__clang__)

@@ -24,15 +24,19 @@
 _Static_assert(SC_MACHINE_HEADER_BYTES == SC_MACHINE_HEADER_SIZE,
                "SC_MACHINE_HEADER_SIZE (sc_core.h) counts struct sc_machine's fields (sc_internal.h)");
 
+_Static_assert(sizeof(sc_offset) == SC_OFFSET_BYTES_ && SC_ALIGNOF_(sc_offset) == SC_OFFSET_BYTES_,
+               "SC_OFFSET_BYTES_ (sc_core.h) is sc_offset's size and alignment (sc_internal.h)");
+
 typedef struct sc_layout {
     uint32_t words, history_count, history_words, atomic_count, internal_cap, external_cap, max_steps;
     uint32_t flags;
     uint32_t history_bit_words;     /* history_default, history_recorded: W words each, or 0 (no history) */
     uint32_t invoke_words;          /* invoke_pending: W words, or 0 (no state has invocations) */
-    size_t size;
+    /* Where each array starts, bytes from the machine (the order of sc_internal.h's layout). */
+    size_t words_at, index_at, enabled_at, external_at, internal_at, size;
 } sc_layout;
 
-static size_t round_up8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+static size_t align_up(size_t n, size_t alignment) { return SC_ALIGN_(n, alignment); }
 
 /* Which observers a host has, a bit each: what the plans' quietness depends on. */
 static uint8_t observers_of(const sc_host *host) {
@@ -99,14 +103,22 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
     if (SC_CONFIG_NO_CONTENT) l->internal_cap = 0;      /* no internal queue: nothing raises */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
-    size_t size = SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_layout(c, l->words, NULL));
-    size += round_up8(((size_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words + l->history_words) * sizeof(sc_word));
-    size += round_up8((size_t)l->history_count * 2u * sizeof(uint32_t));
-    size += round_up8((size_t)l->atomic_count * sizeof(sc_enabled));
-    size += round_up8((size_t)l->external_cap * sizeof(sc_event));
-    size += round_up8((size_t)l->internal_cap * sizeof(sc_event));
-    if (size > UINT32_MAX) return SC_ERR_NO_MEMORY;     /* the header keeps 32-bit offsets */
-    l->size = size;
+    if (l->internal_cap > SC_OFFSET_MAX || l->external_cap > SC_OFFSET_MAX) return SC_ERR_BAD_ARGUMENT;
+    /* Each array at its element's alignment, as SC_MACHINE_SIZE (sc_core.h) adds them up. */
+    size_t at = SC_MACHINE_HEADER_BYTES + sc_plan_layout(c, l->words, NULL);
+    l->words_at = at = align_up(at, SC_ALIGNOF_(sc_word));
+    at += ((size_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words + l->history_words) * sizeof(sc_word);
+    l->index_at = at = align_up(at, sizeof(sc_offset));
+    at += (size_t)l->history_count * 2u * sizeof(sc_offset);
+    l->enabled_at = at = align_up(at, SC_ALIGNOF_(sc_id));
+    at += (size_t)l->atomic_count * sizeof(sc_enabled);
+    l->external_at = at = align_up(at, SC_ALIGNOF_(sc_event));
+    at += (size_t)l->external_cap * sizeof(sc_event);
+    l->internal_at = at;
+    at += (size_t)l->internal_cap * sizeof(sc_event);
+    /* The header keeps offsets of sc_offset (16 bits with narrow ids, else 32). */
+    if (at > SC_OFFSET_MAX) return SC_ERR_NO_MEMORY;
+    l->size = at;
     return SC_OK;
 }
 
@@ -121,46 +133,41 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options) {
 static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const sc_host *host, const sc_layout *layout) {
     const sc_layout l = *layout;
     memset(memory, 0, l.size);
-
-    uint8_t *p = memory;
-    sc_machine *m = (sc_machine *)(void *)p;
-    p += SC_MACHINE_HEADER_BYTES + round_up8(sc_plan_layout(chart, l.words, NULL));
+    uint8_t *block = memory;
+    sc_machine *m = (sc_machine *)(void *)block;
     m->chart = chart;
     m->host = host;
     m->observers = observers_of(host);
-    m->words = l.words;
-    m->enabled_capacity = l.atomic_count;
+    m->enabled_capacity = (sc_id)l.atomic_count;
     m->max_steps = l.max_steps;
     m->no_plans = (l.flags & SC_MACHINE_NO_PLANS) != 0;
+#if !SC_CONFIG_NO_PLAN_CACHE
+    m->words = l.words;
+    m->configuration_at = (uint32_t)l.words_at;
+#endif
+    assert(sc_block_configuration(m) == (sc_word *)(void *)(block + l.words_at) && sc_machine_words(m) == l.words);
     /* The bit arrays, in the order sc_block_entry_set() and the others find them: the
      * configuration and entry set, then the history ones (only with history states) and
      * invoke_pending (only with invocations), then the history records. */
-    m->configuration_at = (uint32_t)(p - (uint8_t *)memory);
     m->has_invoke = l.invoke_words != 0;
-    p += ((size_t)l.words * 2u + l.history_bit_words * 2u + l.invoke_words) * sizeof(sc_word);
-    uint8_t *history_records = p;
-    p = (uint8_t *)memory + round_up8((size_t)(p - (uint8_t *)memory) + (size_t)l.history_words * sizeof(sc_word));
 #if !SC_CONFIG_NO_HISTORY
-    m->history_index_at = (uint32_t)(p - (uint8_t *)memory);
-    p += (size_t)l.history_count * 2u * sizeof(uint32_t);      /* a multiple of 8: sc_history_count */
+    m->history_index_at = (sc_offset)l.index_at;
 #endif
-    m->enabled_at = (uint32_t)(p - (uint8_t *)memory);
+    m->enabled_at = (sc_offset)l.enabled_at;
     assert(sc_history_count(m) == l.history_count);
-    assert((sc_word *)(void *)history_records == sc_block_history_records(m));
-    (void)history_records;
-    p += round_up8((size_t)l.atomic_count * sizeof(sc_enabled));
-    assert((sc_event *)(void *)p == sc_block_external_slots(m));
-    m->external.capacity = l.external_cap;
-    p += round_up8((size_t)l.external_cap * sizeof(sc_event));
+    assert(sc_block_history_records(m) == (sc_word *)(void *)(block + l.words_at) +
+                                              (size_t)l.words * 2u + l.history_bit_words * 2u + l.invoke_words);
+    assert(sc_block_external_slots(m) == (sc_event *)(void *)(block + l.external_at));
+    m->external.capacity = (sc_offset)l.external_cap;
 #if !SC_CONFIG_NO_CONTENT
-    m->internal_slots = (sc_event *)(void *)p;
-    m->internal.capacity = l.internal_cap;
+    m->internal_slots = (sc_event *)(void *)(block + l.internal_at);
+    m->internal.capacity = (sc_offset)l.internal_cap;
 #endif
 #if !SC_CONFIG_NO_HISTORY
     sc_history_index_build(m);
 #endif
     sc_step_count_configuration(m);
-    sc_plan_layout(m->chart, m->words, m);
+    sc_plan_layout(m->chart, sc_machine_words(m), m);
     sc_plan_track(m);
     sc_plan_gate(m);
     return m;
@@ -444,7 +451,7 @@ bool sc_machine_is_halted(const sc_machine *m) { return m && m->halted; }
 bool sc_machine_is_busy(const sc_machine *m) { return m && m->busy; }
 const sc_chart *sc_machine_chart(const sc_machine *m) { return m ? m->chart : NULL; }
 void *sc_machine_context(const sc_machine *m) { return m ? m->host->context : NULL; }
-uint32_t sc_machine_configuration_words(const sc_machine *m) { return m ? m->words : 0; }
+uint32_t sc_machine_configuration_words(const sc_machine *m) { return m ? sc_machine_words(m) : 0; }
 const sc_word *sc_machine_configuration(const sc_machine *m) { return m ? sc_block_configuration(m) : NULL; }
 uint32_t sc_machine_dropped_events(const sc_machine *m) { (void)m; return 0; }
 
@@ -543,12 +550,12 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     sc_status status = stage_configuration(m, states, count);
     if (status != SC_OK) return status;
     const sc_chart *c = m->chart;
-    memcpy(sc_block_configuration(m), sc_block_entry_set(m), (size_t)m->words * sizeof(sc_word));
+    memcpy(sc_block_configuration(m), sc_block_entry_set(m), (size_t)sc_machine_words(m) * sizeof(sc_word));
     sc_bits_clear_range(sc_block_entry_set(m), 0, c->state_count);
     release_queues(m);
     m->lost_event = false;
-    if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)m->words * sizeof(sc_word));
-    if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)m->words * sizeof(sc_word));
+    if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)sc_machine_words(m) * sizeof(sc_word));
+    if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)sc_machine_words(m) * sizeof(sc_word));
     m->invokes_pending = false;
     sc_step_count_configuration(m);
     m->started = true;

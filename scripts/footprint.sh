@@ -29,7 +29,7 @@ charts=("turnstile|scxml/bench/turnstile.scxml|" "traffic light|scxml/examples/t
         "door|scxml/fixtures/door.scxml|"
         "full core, every feature|scxml/fixtures/every-feature.scxml|"
         "full core, every feature, with the table check (hand-written tables)|scxml/fixtures/every-feature.scxml|-DSC_CONFIG_NO_TABLE_CHECK=0"
-        "full core, every feature, with the plan cache (a speed cache; 32-bit ids)|scxml/fixtures/every-feature.scxml|-DSC_CONFIG_NO_PLAN_CACHE=0 -DSC_CONFIG_ID_BITS=32")
+        "full core, every feature, with the plan cache (a speed cache; 32-bit ids, 64-bit words)|scxml/fixtures/every-feature.scxml|-DSC_CONFIG_NO_PLAN_CACHE=0 -DSC_CONFIG_ID_BITS=32 -DSC_CONFIG_WORD_BITS=64")
 boards=("Cortex-M3:cortex-m3:mps2-an385" "Cortex-M0:cortex-m0:microbit")
 
 work="${FOOTPRINT_KEEP:-$(mktemp -d)}"
@@ -111,7 +111,8 @@ for board in "${boards[@]}"; do
                  if echo "$in_force" | grep -qx "#define SC_CONFIG_NO_$feature 1"; then echo "$feature"; fi
                done | tr 'A-Z_' 'a-z ' | paste -sd, - | sed 's/,/, /g')
     bits=$(echo "$in_force" | sed -n 's/^#define SC_CONFIG_ID_BITS \([0-9]*\)$/\1/p')
-    printf '| %s | without %s; %s-bit ids | %s B | %s B | %s B | %s B |\n' "$row" "${switches:-nothing}" "$bits" \
+    word_bits=$(echo "$in_force" | sed -n 's/^#define SC_CONFIG_WORD_BITS \([0-9]*\)$/\1/p')
+    printf '| %s | without %s; %s-bit ids, %s-bit words | %s B | %s B | %s B | %s B |\n' "$row" "${switches:-nothing}" "$bits" "$word_bits" \
       "$core_flash" "$chart_flash" "$(size_of "$dir/probe.o" ram_no_queues)" "$(size_of "$dir/probe.o" ram_default)"
   done
   # The full core: every object of the library, built with no switch.

@@ -528,15 +528,31 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  * sc_machine_size() on many charts, and the generated-C suite on every generated one, so a change
  * of the layout that forgets it fails them.
  */
-#define SC_SIZE_ROUND8_(n) (((size_t)(n) + 7u) & ~(size_t)7u)
+#ifdef __cplusplus
+#define SC_ALIGNOF_(type) alignof(type)
+#else
+#define SC_ALIGNOF_(type) _Alignof(type)
+#endif
+#define SC_ALIGN_(n, a) ((((size_t)(n)) + ((size_t)(a) - 1u)) / (size_t)(a) * (size_t)(a))
+#define SC_SIZE_ROUND8_(n) SC_ALIGN_(n, 8u)
 #define SC_SIZE_WORDS_(states) SC_BIT_WORDS(states)
-/* The header: the pointers (chart, host; the plan cache's two; the internal queue's slots), the
- * 32-bit fields (nine, and the eventless counter, the history index's offset and the internal
- * queue's three when the build has those features) and six bytes of flags. */
+/* Offsets into a block and queue positions: 16 bits with narrow ids (a block below 64 KiB, queues
+ * below 65,536 slots: sc_machine_size, sc_machine_set_internal_queue), else 32. */
+#define SC_OFFSET_BYTES_ (SC_CONFIG_ID_BITS < 32 ? 2u : 4u)
+/* The header, struct sc_machine (sc_internal.h), field by field, sorted by size so only its end is
+ * padded: pointers (chart, host; the plan cache's two; the internal queue's slots), 32-bit fields
+ * (the step bound; with the plan cache W and the configuration's offset), offsets and queue
+ * positions (the enabled list's and history index's offsets, three per queue), ids (the enabled
+ * list's capacity and count, the eventless counter) and six bytes of flags; then, to the plan
+ * cache's 8 bytes or the bit arrays' sc_word. */
+#define SC_HEADER_ALIGN_ (SC_ALIGNOF_(void *) > 4u ? SC_ALIGNOF_(void *) : 4u)
 #define SC_MACHINE_HEADER_SIZE                                                                      \
-    SC_SIZE_ROUND8_((2u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 2u) + (SC_CONFIG_NO_CONTENT ? 0u : 1u)) * sizeof(void *) \
-                    + (9u + (SC_CONFIG_NO_EVENTLESS ? 0u : 1u) + (SC_CONFIG_NO_HISTORY ? 0u : 1u)             \
-                       + (SC_CONFIG_NO_CONTENT ? 0u : 3u)) * sizeof(uint32_t) + 6u)
+    SC_ALIGN_(SC_ALIGN_((2u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 2u) + (SC_CONFIG_NO_CONTENT ? 0u : 1u)) * sizeof(void *) \
+                        + (1u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 2u)) * sizeof(uint32_t)                  \
+                        + (4u + (SC_CONFIG_NO_HISTORY ? 0u : 1u) + (SC_CONFIG_NO_CONTENT ? 0u : 3u)) * SC_OFFSET_BYTES_ \
+                        + (2u + (SC_CONFIG_NO_EVENTLESS ? 0u : 1u)) * sizeof(sc_id) + 6u,                \
+                        SC_HEADER_ALIGN_),                                                                \
+              SC_CONFIG_NO_PLAN_CACHE ? SC_ALIGNOF_(sc_word) : 8u)
 #if SC_CONFIG_NO_PLAN_CACHE
 #define SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke) ((size_t)0)
 #else
@@ -555,16 +571,28 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
                               (24u + ((has_guards) || (has_invoke) || SC_SIZE_WORDS_(states) > 4u ? 72u : 0u) \
                                + 16u * SC_PLAN_KEY_WORDS_(states)))
 #endif
+/* The block after the header (sc_internal.h), each array at its element's alignment: the bit
+ * arrays and history records (sc_word), the history index (offsets), the enabled list (ids), the
+ * queues' slots (sc_event). */
+#define SC_BLOCK_INDEX_AT_(states, atomic_states, events, history_states, history_record_words,     \
+                           has_invoke, has_parallel, has_guards)                                     \
+    SC_ALIGN_(SC_MACHINE_HEADER_SIZE + SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke) \
+              + ((2u + ((history_states) ? 2u : 0u) + ((has_invoke) ? 1u : 0u)) * SC_SIZE_WORDS_(states) \
+                 + (size_t)(history_record_words)) * sizeof(sc_word),                                  \
+              SC_OFFSET_BYTES_)
+#define SC_BLOCK_SLOTS_AT_(states, atomic_states, max_active_atomic, events, history_states,          \
+                           history_record_words, has_invoke, has_parallel, has_guards)                 \
+    SC_ALIGN_(SC_ALIGN_(SC_BLOCK_INDEX_AT_(states, atomic_states, events, history_states, history_record_words, \
+                                           has_invoke, has_parallel, has_guards)                       \
+                        + (size_t)(history_states) * 2u * SC_OFFSET_BYTES_, SC_ALIGNOF_(sc_id))        \
+              + (size_t)(max_active_atomic) * 2u * sizeof(sc_id), SC_ALIGNOF_(sc_event))
 #define SC_MACHINE_SIZE(states, atomic_states, max_active_atomic, events, history_states,            \
                         history_record_words, has_invoke, has_parallel, has_guards, internal_slots,  \
                         external_slots)                                                              \
-    (SC_MACHINE_HEADER_SIZE + SC_PLAN_CACHE_SIZE_(states, atomic_states, events, has_parallel, has_guards, has_invoke) \
-     + SC_SIZE_ROUND8_(((2u + ((history_states) ? 2u : 0u) + ((has_invoke) ? 1u : 0u)) * SC_SIZE_WORDS_(states) \
-                        + (size_t)(history_record_words)) * sizeof(sc_word))                         \
-     + SC_SIZE_ROUND8_((size_t)(history_states) * 8u)                                                \
-     + SC_SIZE_ROUND8_((size_t)(max_active_atomic) * 2u * sizeof(sc_id))                             \
-     + SC_SIZE_ROUND8_((size_t)(external_slots) * sizeof(sc_event))                                  \
-     + (SC_CONFIG_NO_CONTENT ? 0u : SC_SIZE_ROUND8_((size_t)(internal_slots) * sizeof(sc_event))))
+    (SC_BLOCK_SLOTS_AT_(states, atomic_states, max_active_atomic, events, history_states,            \
+                        history_record_words, has_invoke, has_parallel, has_guards)                  \
+     + (size_t)(external_slots) * sizeof(sc_event)                                                   \
+     + (SC_CONFIG_NO_CONTENT ? 0u : (size_t)(internal_slots) * sizeof(sc_event)))
 
 /**
  * Builds a machine inside the caller's block `memory` of `size` bytes (static allocation).

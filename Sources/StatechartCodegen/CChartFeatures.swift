@@ -11,7 +11,9 @@ struct CChartFeatures {
     var maxActiveAtomic = 1
     var events = 0
     var historyStates = 0
-    var historyRecordWords = 0
+    /// Bits of each history state's record (the descendants of its parent): `history_record_words`
+    /// is the sum of their `SC_BIT_WORDS`, which depends on the build's `SC_CONFIG_WORD_BITS`.
+    var historyRecordBits: [Int] = []
     var hasInvoke = false
     var hasParallel = false
     var hasGuards = false
@@ -36,6 +38,9 @@ struct CChartFeatures {
     /// three ids `SC_NONE`, `SC_EVENT_ANY` and `SC_EVENT_UNKNOWN` kept free at its top and the
     /// transitions below its top bit (sc_chart_check's limits).
     var idBits = 32
+    /// 8, 16 or 32: the narrowest `sc_word` holding every state in one word (32 past that), so a
+    /// machine's bit arrays take the fewest bytes.
+    var wordBits: Int { [8, 16].first { states <= $0 } ?? 32 }
 
     /// Reads the tables `chart` (flags as written: `chartFlags`); `content` is whether an action
     /// generates C or a guard calls a host function, `delayed` whether the content starts or
@@ -65,7 +70,7 @@ struct CChartFeatures {
             } else if kind == SC_HISTORY_SHALLOW || kind == SC_HISTORY_DEEP {
                 let parent = Int(state.parent)
                 historyStates += 1
-                historyRecordWords += (Int(chart.states[parent].last_descendant) - parent + 63) / 64
+                historyRecordBits.append(Int(chart.states[parent].last_descendant) - parent)
             }
             if state.flags & UInt8(SC_STATE_HAS_INVOKE) != 0 { hasInvoke = true }
             if hasAction(state.on_entry) || hasAction(state.on_exit) { hasActions = true }
@@ -111,18 +116,23 @@ struct CChartFeatures {
             list.append((name, value, why))
         }
         list.append(("SC_CONFIG_NO_PLAN_CACHE", 1,
-                     "a speed cache, not a feature: left out for the smallest build (0 keeps it, for more RAM per machine)"))
+                     "a speed cache, not a feature: left out for the smallest build (0 keeps it, for more RAM per machine; it needs SC_CONFIG_ID_BITS 32 and SC_CONFIG_WORD_BITS 64)"))
         list.append(("SC_CONFIG_NO_TABLE_CHECK", 1,
                      "generated tables: compiled from a chart that passed the full sc_chart_check, so the firmware checks only the features (0 keeps the full check)"))
         list.append(("SC_CONFIG_ID_BITS", idBits, "the narrowest width the chart's ids and counts fit"))
+        list.append(("SC_CONFIG_WORD_BITS", wordBits,
+                     "the narrowest bit-array word that holds the configuration in one word (any width runs any chart)"))
         return list
     }
 
     /// `SC_MACHINE_SIZE(...)` of these facts.
     var machineSizeExpression: String {
-        let arguments = [states, atomicStates, maxActiveAtomic, events, historyStates, historyRecordWords,
-                         hasInvoke ? 1 : 0, hasParallel ? 1 : 0, hasGuards ? 1 : 0, internalSlots, externalSlots]
-        return "SC_MACHINE_SIZE(" + arguments.map { "\($0)u" }.joined(separator: ", ") + ")"
+        let recordWords = historyRecordBits.isEmpty ? "0u"
+            : "(" + historyRecordBits.map { "SC_BIT_WORDS(\($0)u)" }.joined(separator: " + ") + ")"
+        let arguments = ["\(states)u", "\(atomicStates)u", "\(maxActiveAtomic)u", "\(events)u", "\(historyStates)u", recordWords,
+                         "\(hasInvoke ? 1 : 0)u", "\(hasParallel ? 1 : 0)u", "\(hasGuards ? 1 : 0)u", "\(internalSlots)u",
+                         "\(externalSlots)u"]
+        return "SC_MACHINE_SIZE(" + arguments.joined(separator: ", ") + ")"
     }
 }
 

@@ -27,10 +27,11 @@ final class CConfigTests: XCTestCase {
     }
 
     func expected(history: Int, parallel: Int, eventless: Int, guards: Int, content: Int, delayed: Int,
-                  idBits: Int = 8) -> [String: Int] {
+                  idBits: Int = 8, wordBits: Int = 8) -> [String: Int] {
         ["SC_CONFIG_NO_HISTORY": history, "SC_CONFIG_NO_PARALLEL": parallel, "SC_CONFIG_NO_EVENTLESS": eventless,
          "SC_CONFIG_NO_GUARDS": guards, "SC_CONFIG_NO_CONTENT": content, "SC_CONFIG_NO_DELAYED": delayed,
-         "SC_CONFIG_NO_PLAN_CACHE": 1, "SC_CONFIG_ID_BITS": idBits]
+         "SC_CONFIG_NO_PLAN_CACHE": 1, "SC_CONFIG_NO_TABLE_CHECK": 1, "SC_CONFIG_ID_BITS": idBits,
+         "SC_CONFIG_WORD_BITS": wordBits]
     }
 
     /// Two flat states, two transitions, no content: every feature left out.
@@ -56,7 +57,7 @@ final class CConfigTests: XCTestCase {
     func testTrafficLightNeedsParallelGuardsAndContent() throws {
         let files = try generate("examples/traffic-light.scxml", name: "traffic_light")
         XCTAssertEqual(switches(files.config),
-                       expected(history: 1, parallel: 0, eventless: 1, guards: 0, content: 0, delayed: 1))
+                       expected(history: 1, parallel: 0, eventless: 1, guards: 0, content: 0, delayed: 1, wordBits: 16))
         XCTAssertTrue(files.source.contains("""
             #if defined(SC_CONFIG_NO_PARALLEL) && SC_CONFIG_NO_PARALLEL
             #error "traffic_light: the chart has parallel states; build without SC_CONFIG_NO_PARALLEL (see traffic_light_config.h)"
@@ -70,7 +71,7 @@ final class CConfigTests: XCTestCase {
     func testMicrowaveNeedsEventlessAndDelayedSends() throws {
         let files = try generate("examples/microwave.scxml", name: "microwave")
         XCTAssertEqual(switches(files.config),
-                       expected(history: 1, parallel: 0, eventless: 0, guards: 0, content: 0, delayed: 0))
+                       expected(history: 1, parallel: 0, eventless: 0, guards: 0, content: 0, delayed: 0, wordBits: 16))
         XCTAssertEqual(files.chartFlags, SC_CHART_DELAYED_SENDS)
         XCTAssertTrue(files.source.contains("    .flags = SC_CHART_DELAYED_SENDS,\n};"), files.source)
     }
@@ -103,12 +104,12 @@ final class CConfigTests: XCTestCase {
     func testDoorNeedsHistoryParallelGuardsAndContent() throws {
         let files = try generate("fixtures/door.scxml", name: "door")
         XCTAssertEqual(switches(files.config),
-                       expected(history: 0, parallel: 0, eventless: 1, guards: 0, content: 0, delayed: 1))
+                       expected(history: 0, parallel: 0, eventless: 1, guards: 0, content: 0, delayed: 1, wordBits: 16))
         // root, door, panel, resume, closed, opening, opened, closing, lock, unlocked, locked,
         // blackout: 12 states, 7 atomic, 2 active at once (two regions); one history, whose
         // parent "panel" has 5 descendants: one word.
         XCTAssertTrue(files.header.contains("SC_MACHINE_SIZE(12u, 7u, 2u, "), files.header)
-        XCTAssertTrue(files.header.contains(", 1u, 1u, 0u, 1u, 1u, 8u, 8u)"), files.header)
+        XCTAssertTrue(files.header.contains(", 1u, (SC_BIT_WORDS(5u)), 0u, 1u, 1u, 8u, 8u)"), files.header)
     }
 
     /// Ids of more than 252 states need 16 bits (the top three values of 8 bits are SC_NONE,
@@ -123,5 +124,11 @@ final class CConfigTests: XCTestCase {
         let large = try CCodeGenerator.generate(scxml: Data(chart(states: 253).utf8), fileName: "large.scxml")
         XCTAssertEqual(switches(large.config)["SC_CONFIG_ID_BITS"], 16)
         XCTAssertTrue(large.source.contains("#if defined(SC_CONFIG_ID_BITS) && SC_CONFIG_ID_BITS < 16"), large.source)
+        // The bit-array word: the narrowest of 8, 16 and 32 bits holding every state (the root
+        // counted), else 32.
+        for (states, bits) in [(8, 8), (9, 16), (16, 16), (17, 32), (252, 32)] {
+            let generated = try CCodeGenerator.generate(scxml: Data(chart(states: states).utf8), fileName: "c.scxml")
+            XCTAssertEqual(switches(generated.config)["SC_CONFIG_WORD_BITS"], bits, "\(states) states")
+        }
     }
 }
