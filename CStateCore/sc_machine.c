@@ -36,7 +36,7 @@ typedef struct sc_layout {
     size_t words_at, index_at, enabled_at, external_at, internal_at, size;
 } sc_layout;
 
-static size_t align_up(size_t n, size_t alignment) { return SC_ALIGN_(n, alignment); }
+static uint64_t align_up(uint64_t n, uint64_t alignment) { return (n + alignment - 1u) / alignment * alignment; }
 
 /* Which observers a host has, a bit each: what the plans' quietness depends on. */
 static uint8_t observers_of(const sc_host *host) {
@@ -104,21 +104,24 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     if (SC_CONFIG_NO_CONTENT) l->internal_cap = 0;      /* no internal queue: nothing raises */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     if (l->internal_cap > SC_OFFSET_MAX || l->external_cap > SC_OFFSET_MAX) return SC_ERR_BAD_ARGUMENT;
-    /* Each array at its element's alignment, as SC_MACHINE_SIZE (sc_core.h) adds them up. */
-    size_t at = SC_MACHINE_HEADER_BYTES + sc_plan_layout(c, l->words, NULL);
-    l->words_at = at = align_up(at, SC_ALIGNOF_(sc_word));
-    at += ((size_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words + l->history_words) * sizeof(sc_word);
-    l->index_at = at = align_up(at, sizeof(sc_offset));
-    at += (size_t)l->history_count * 2u * sizeof(sc_offset);
-    l->enabled_at = at = align_up(at, SC_ALIGNOF_(sc_id));
-    at += (size_t)l->atomic_count * sizeof(sc_enabled);
-    l->external_at = at = align_up(at, SC_ALIGNOF_(sc_event));
-    at += (size_t)l->external_cap * sizeof(sc_event);
-    l->internal_at = at;
-    at += (size_t)l->internal_cap * sizeof(sc_event);
-    /* The header keeps offsets of sc_offset (16 bits with narrow ids, else 32). */
+    /* Each array at its element's alignment, as SC_MACHINE_SIZE (sc_core.h) adds them up; in
+     * 64 bits, so no size wraps on a 32-bit target. */
+    uint64_t at = SC_MACHINE_HEADER_BYTES + sc_plan_layout(c, l->words, NULL);
+    l->words_at = (size_t)(at = align_up(at, SC_ALIGNOF_(sc_word)));
+    at += ((uint64_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words + l->history_words) * sizeof(sc_word);
+    l->index_at = (size_t)(at = align_up(at, sizeof(sc_offset)));
+    at += (uint64_t)l->history_count * 2u * sizeof(sc_offset);
+    l->enabled_at = (size_t)(at = align_up(at, SC_ALIGNOF_(sc_id)));
+    /* The header keeps the offsets up to here in sc_offset (16 bits with narrow ids): the slots
+     * after them are found from enabled_at and their capacity, so they may reach past it. */
     if (at > SC_OFFSET_MAX) return SC_ERR_NO_MEMORY;
-    l->size = at;
+    at += (uint64_t)l->atomic_count * sizeof(sc_enabled);
+    l->external_at = (size_t)(at = align_up(at, SC_ALIGNOF_(sc_event)));
+    at += (uint64_t)l->external_cap * sizeof(sc_event);
+    l->internal_at = (size_t)at;
+    at += (uint64_t)l->internal_cap * sizeof(sc_event);
+    if (at > UINT32_MAX || at > SIZE_MAX) return SC_ERR_NO_MEMORY;
+    l->size = (size_t)at;
     return SC_OK;
 }
 
@@ -371,7 +374,8 @@ sc_status sc_machine_raise(sc_machine *m, sc_event event) {
 }
 
 sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32_t capacity) {
-    if (!m || !storage || capacity < sc_internal_count(m) || capacity == 0) return SC_ERR_BAD_ARGUMENT;
+    if (!m || !storage || capacity < sc_internal_count(m) || capacity == 0 || capacity > SC_OFFSET_MAX)
+        return SC_ERR_BAD_ARGUMENT;
 #if SC_CONFIG_NO_CONTENT
     return SC_ERR_UNSUPPORTED;      /* no internal queue in this build */
 #else

@@ -85,6 +85,11 @@
  *                               on a 32-bit target (sc_event_flags is then 16 bits). A chart whose
  *                               counts or pools reach the three reserved ids at the top of the
  *                               width (SC_NONE, SC_EVENT_ANY, SC_EVENT_UNKNOWN) is refused.
+ *                               The machine's header then keeps 16-bit offsets and queue
+ *                               positions: the block up to its queue slots stays below 64 KiB
+ *                               (sc_machine_size() 0, sc_machine_init SC_ERR_NO_MEMORY past it)
+ *                               and a queue below 65,536 slots (sc_options and
+ *                               sc_machine_set_internal_queue beyond it: SC_ERR_BAD_ARGUMENT).
  *
  *     cc -std=c11 -Os -DSC_CONFIG_NO_PLAN_CACHE=1 -ICStateCore/include -c CStateCore/sc_*.c
  */

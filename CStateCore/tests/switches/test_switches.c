@@ -112,8 +112,21 @@ int main(void) {
         CHECK(sc_machine_raise(m, (sc_event){ 0, 0, 0 }) == SC_ERR_UNSUPPORTED && sc_machine_internal_count(m) == 0,
               "sc_machine_raise is refused with SC_ERR_UNSUPPORTED");
 #endif
+#if SC_CONFIG_ID_BITS < 32 && !SC_CONFIG_NO_CONTENT
+        /* 16-bit queue positions: more slots than they count are refused, nothing changed. */
+        static sc_event storage[70000];
+        CHECK(sc_machine_set_internal_queue(m, storage, 70000) == SC_ERR_BAD_ARGUMENT,
+              "an internal queue of 70,000 slots is refused with narrow ids");
+        CHECK(sc_machine_set_internal_queue(m, storage, 65535) == SC_OK, "one of 65,535 slots is taken");
+#endif
         sc_machine_destroy(m);
     }
+#if SC_CONFIG_ID_BITS < 32
+    sc_options many = { .external_queue_capacity = 70000 };
+    CHECK(sc_machine_size(&plain, &many) == 0, "an external queue of 70,000 slots is refused with narrow ids");
+    many.external_queue_capacity = 60000;   /* the slots may reach past 64 KiB: none is addressed by offset */
+    CHECK(sc_machine_size(&plain, &many) > 60000u * sizeof(sc_event), "one of 60,000 slots is laid out");
+#endif
     sc_chart needing = make_chart(true);
     sc_chart_error error = { 0 };
     sc_status status = sc_chart_check(&needing, &error);
