@@ -40,7 +40,7 @@ typedef volatile bool sc_interrupt_flag;
  *   | history_index    |  H x 2 x uint32: (history state, word offset of its record), sorted
  *   | enabled          |  A x 2 x uint32: (transition, domain) selected in this microstep
  *   | external queue   |  ring of sc_event, found from `enabled` (sc_block_external_slots)
- *   | internal queue   |  ring of sc_event, until the host moves it (internal_slots)
+ *   | internal queue   |  ring of sc_event, until the host moves or shares it (internal_storage)
  *   +------------------+
  *
  * W = ceil(states / SC_CONFIG_WORD_BITS) words of sc_word, H = number of history states, A = the most atomic states that can be
@@ -63,7 +63,7 @@ typedef volatile bool sc_interrupt_flag;
  */
 
 /* A ring's counters. Its slots are not kept here: the internal ring's may move into the host's
- * storage (sc_machine.internal_slots), the external ring's never leave the block and are found
+ * storage or a shared queue's (sc_machine.internal_storage), the external ring's never leave the block and are found
  * from the enabled list (sc_block_external_slots), so the header holds one slot pointer. */
 /* Offsets into the block and positions in a queue: 16 bits with narrow ids (SC_CONFIG_ID_BITS
  * below 32), whose blocks stay below 64 KiB and queues below 65,536 slots (compute_layout and
@@ -108,7 +108,12 @@ struct sc_machine {
      * one table, so no machine carries a copy. */
     const sc_host *host;
 #if !SC_CONFIG_NO_CONTENT
-    sc_event *internal_slots;   /* the block's ring, or the host's (sc_machine_set_internal_queue) */
+    /* The internal ring's slots: the block's or the host's (sc_machine_set_internal_queue), or,
+     * with shares_queue, those of a queue several machines share (sc_internal_slots). */
+    union {
+        sc_event *slots;
+        sc_shared_queue *shared;
+    } internal_storage;
 #endif
     uint32_t max_steps;
 #if !SC_CONFIG_NO_PLAN_CACHE
@@ -141,7 +146,8 @@ struct sc_machine {
     /* A raise or post from a callback (busy) that the queue refused: the entry point running the
      * macrostep goes on and returns SC_ERR_QUEUE_FULL when it is over (finish_entry, sc_machine.c),
      * so no event is lost unreported. */
-    bool lost_event;
+    bool lost_event : 1;
+    bool shares_queue : 1;      /* internal_storage.shared: the internal slots are a shared queue's */
     /* One byte of flags (bit-fields: the header is part of every machine). */
     bool started : 1;
     bool halted : 1;
@@ -404,6 +410,24 @@ static inline void sc_set_eventless_count(sc_machine *m, uint32_t count) {
 #endif
 }
 
+#if !SC_CONFIG_NO_CONTENT
+/* The internal ring's slots, wherever they are. */
+static inline sc_event *sc_internal_slots(const sc_machine *m) {
+    return m->shares_queue ? m->internal_storage.shared->slots : m->internal_storage.slots;
+}
+#endif
+
+/* Whether another machine holds the slots of the queue m shares (sc_shared_queue): m's entry
+ * points then do nothing (SC_ERR_BUSY). Never without SC_CONFIG_NO_CONTENT's internal queue. */
+static inline bool sc_shared_queue_held_by_other(const sc_machine *m) {
+#if SC_CONFIG_NO_CONTENT
+    (void)m;
+    return false;
+#else
+    return m->shares_queue && m->internal_storage.shared->holder && m->internal_storage.shared->holder != m;
+#endif
+}
+
 /* Events in the internal queue: always 0 with SC_CONFIG_NO_CONTENT, which leaves the queue out
  * (nothing raises), so the internal-event loop compiles to nothing. */
 static inline uint32_t sc_internal_count(const sc_machine *m) {
@@ -427,6 +451,13 @@ void sc_queue_move(sc_queue *q, const sc_event *slots, sc_event *storage, uint32
 /* Appends to the machine's internal queue; when it is full, the host's queue_full callback may
  * grow it first (one retry). False: not queued. */
 bool sc_queue_raise(sc_machine *m, sc_event e);
+/* Gives a shared queue's slots back when m holds them and its internal queue is empty (at the end
+ * of each entry point, and when its queues are released). */
+#if SC_CONFIG_NO_CONTENT
+static inline void sc_shared_queue_release(sc_machine *m) { (void)m; }
+#else
+void sc_shared_queue_release(sc_machine *m);
+#endif
 
 /* ---- sc_history.c: history records -------------------------------------------------------
  * The record of history state h is a bit per descendant of h's parent p: bit b stands for state

@@ -101,6 +101,7 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : default_internal;
     l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : default_external;
     if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
+    if (l->internal_cap == SC_QUEUE_NONE) l->internal_cap = 0;     /* the host supplies the slots */
     if (SC_CONFIG_NO_CONTENT) l->internal_cap = 0;      /* no internal queue: nothing raises */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     if (l->internal_cap > SC_OFFSET_MAX || l->external_cap > SC_OFFSET_MAX) return SC_ERR_BAD_ARGUMENT;
@@ -163,7 +164,7 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     assert(sc_block_external_slots(m) == (sc_event *)(void *)(block + l.external_at));
     m->external.capacity = (sc_offset)l.external_cap;
 #if !SC_CONFIG_NO_CONTENT
-    m->internal_slots = (sc_event *)(void *)(block + l.internal_at);
+    m->internal_storage.slots = (sc_event *)(void *)(block + l.internal_at);
     m->internal.capacity = (sc_offset)l.internal_cap;
 #endif
 #if !SC_CONFIG_NO_HISTORY
@@ -213,7 +214,8 @@ static void release_queue(sc_machine *m, sc_queue *q, const sc_event *slots) {
 /* Both queues, released in order: internal, then external. */
 static void release_queues(sc_machine *m) {
 #if !SC_CONFIG_NO_CONTENT
-    release_queue(m, &m->internal, m->internal_slots);
+    release_queue(m, &m->internal, sc_internal_slots(m));
+    sc_shared_queue_release(m);
 #endif
     release_queue(m, &m->external, sc_block_external_slots(m));
 }
@@ -231,6 +233,7 @@ static void enter_busy(sc_machine *m) {
 
 static void leave_busy(sc_machine *m) {
     m->busy = false;
+    sc_shared_queue_release(m);
     sc_plan_gate(m);
 }
 
@@ -258,6 +261,7 @@ sc_status sc_machine_start(sc_machine *m) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
     if (m->busy) return SC_ERR_BUSY;
     if (m->started) return SC_ERR_BAD_ARGUMENT;
+    if (sc_shared_queue_held_by_other(m)) return SC_ERR_BUSY;
     m->started = true;
     enter_busy(m);
     sc_status status = sc_step_enter_initial(m);
@@ -281,6 +285,7 @@ __attribute__((noinline))
 static sc_status dispatch_event(sc_machine *m, sc_event event) {
     if (m->busy) return sc_machine_post(m, event);
     if (!m->started) return SC_ERR_NOT_STARTED;
+    if (sc_shared_queue_held_by_other(m)) return SC_ERR_BUSY;
     if (m->halted) {
         if (m->host->release) m->host->release(m->host->context, m, &event);
         return SC_HALTED;
@@ -368,6 +373,7 @@ sc_status sc_machine_raise(sc_machine *m, sc_event event) {
     (void)event;
     return SC_ERR_UNSUPPORTED;      /* no internal queue in this build */
 #else
+    if (sc_shared_queue_held_by_other(m)) return SC_ERR_BUSY;     /* its slots hold another's events */
     sc_plan_close(m);       /* an event pending: the next dispatch runs the algorithm */
     return sc_queue_raise(m, event) ? SC_OK : refuse_event(m);
 #endif
@@ -380,11 +386,30 @@ sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32
     return SC_ERR_UNSUPPORTED;      /* no internal queue in this build */
 #else
     /* The events are copied out of the old slots into the new ones: they must not overlap. */
+    sc_event *slots = sc_internal_slots(m);
     uintptr_t new_begin = (uintptr_t)storage, new_end = (uintptr_t)(storage + capacity);
-    uintptr_t old_begin = (uintptr_t)m->internal_slots, old_end = (uintptr_t)(m->internal_slots + m->internal.capacity);
+    uintptr_t old_begin = (uintptr_t)slots, old_end = (uintptr_t)(slots + m->internal.capacity);
     if (new_begin < old_end && old_begin < new_end) return SC_ERR_BAD_ARGUMENT;
-    sc_queue_move(&m->internal, m->internal_slots, storage, capacity);
-    m->internal_slots = storage;
+    sc_queue_move(&m->internal, slots, storage, capacity);
+    if (m->shares_queue && m->internal_storage.shared->holder == m) m->internal_storage.shared->holder = NULL;
+    m->shares_queue = false;
+    m->internal_storage.slots = storage;
+    return SC_OK;
+#endif
+}
+
+sc_status sc_machine_share_internal_queue(sc_machine *m, sc_shared_queue *queue) {
+    if (!m || !queue || !queue->slots || queue->capacity == 0 || queue->capacity > SC_OFFSET_MAX)
+        return SC_ERR_BAD_ARGUMENT;
+#if SC_CONFIG_NO_CONTENT
+    return SC_ERR_UNSUPPORTED;      /* no internal queue in this build */
+#else
+    if (m->busy) return SC_ERR_BUSY;
+    if (sc_internal_count(m)) return SC_ERR_BAD_ARGUMENT;   /* its events would have no slots */
+    if (m->shares_queue && m->internal_storage.shared->holder == m) m->internal_storage.shared->holder = NULL;
+    m->shares_queue = true;
+    m->internal_storage.shared = queue;
+    m->internal = (sc_queue){ .capacity = (sc_offset)queue->capacity };
     return SC_OK;
 #endif
 }
@@ -398,7 +423,7 @@ sc_status sc_machine_post(sc_machine *m, sc_event event) {
 
 sc_status sc_machine_run(sc_machine *m) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
-    if (m->busy) return SC_ERR_BUSY;
+    if (m->busy || sc_shared_queue_held_by_other(m)) return SC_ERR_BUSY;
     if (!m->started) return SC_ERR_NOT_STARTED;
     sc_event event;
     uint32_t processed = 0;
@@ -432,7 +457,7 @@ bool sc_machine_can_handle(sc_machine *m, sc_event event, bool evaluate_guards) 
 
 sc_status sc_machine_stop(sc_machine *m) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
-    if (m->busy) return SC_ERR_BUSY;
+    if (m->busy || sc_shared_queue_held_by_other(m)) return SC_ERR_BUSY;
     if (!m->started) return SC_ERR_NOT_STARTED;
     if (m->halted) return SC_HALTED;
     enter_busy(m);
@@ -499,7 +524,7 @@ sc_event sc_machine_internal_event(const sc_machine *m, uint32_t index) {
 #if SC_CONFIG_NO_CONTENT
     return none;
 #else
-    return sc_queue_at(&m->internal, m->internal_slots, index);
+    return sc_queue_at(&m->internal, sc_internal_slots(m), index);
 #endif
 }
 

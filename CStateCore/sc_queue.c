@@ -35,10 +35,26 @@ void sc_queue_move(sc_queue *q, const sc_event *slots, sc_event *storage, uint32
 }
 
 #if !SC_CONFIG_NO_CONTENT
+/* A shared queue's slots go to the machine that raises into them while nobody holds them; they
+ * come back when its queue is empty (sc_shared_queue_release). */
+static bool push_internal(sc_machine *m, sc_event e) {
+    if (!m->shares_queue) return sc_queue_push(&m->internal, m->internal_storage.slots, e);
+    sc_shared_queue *shared = m->internal_storage.shared;
+    if (shared->holder && shared->holder != m) return false;
+    if (!sc_queue_push(&m->internal, shared->slots, e)) return false;
+    shared->holder = m;
+    return true;
+}
+
 bool sc_queue_raise(sc_machine *m, sc_event e) {
-    if (sc_queue_push(&m->internal, m->internal_slots, e)) return true;
-    if (!m->host->queue_full) return false;
+    if (push_internal(m, e)) return true;
+    if (!m->host->queue_full || sc_shared_queue_held_by_other(m)) return false;
     m->host->queue_full(m->host->context, m);
-    return sc_queue_push(&m->internal, m->internal_slots, e);
+    return push_internal(m, e);
+}
+
+void sc_shared_queue_release(sc_machine *m) {
+    if (m->shares_queue && m->internal.count == 0 && m->internal_storage.shared->holder == m)
+        m->internal_storage.shared->holder = NULL;
 }
 #endif

@@ -636,7 +636,7 @@ static sc_status complete_macrostep(sc_machine *m) {
             } else {
 #if !SC_CONFIG_NO_CONTENT
                 sc_event internal;
-                sc_queue_pop(&m->internal, m->internal_slots, &internal);
+                sc_queue_pop(&m->internal, sc_internal_slots(m), &internal);
                 select_transitions(m, &internal);
                 if (m->enabled_count) microstep(m, &internal);
                 sc_step_release(m, &internal);

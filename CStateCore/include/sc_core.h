@@ -459,7 +459,9 @@ typedef struct sc_host {
  * either way (SC_ERR_QUEUE_FULL).
  */
 typedef struct sc_options {
-    uint32_t internal_queue_capacity;   /**< 0: 8 (a silent chart: none) */
+    uint32_t internal_queue_capacity;   /**< 0: 8 (a silent chart: none); SC_QUEUE_NONE: no slots in the
+                                             block (the host supplies them: sc_machine_set_internal_queue,
+                                             sc_machine_share_internal_queue) */
     uint32_t external_queue_capacity;   /**< 0: 8 (a silent chart: 1); SC_QUEUE_NONE: no external queue */
     uint32_t max_steps;                 /**< microsteps + internal events per macrostep; 0: 100000 */
     uint32_t flags;                     /**< SC_MACHINE_* bits; 0: none (any other bit:
@@ -492,9 +494,12 @@ typedef struct sc_options {
 
 /**
  * sc_options.external_queue_capacity for a host that queues the events its callbacks send on
- * its own (the Swift runtime does, in a queue that grows): the machine has no external queue,
- * so one job is not done by two queues. sc_machine_post() and sc_machine_dispatch() from a
- * callback then return SC_ERR_QUEUE_FULL (the event stays the caller's).
+ * its own (the Swift runtime does, in a queue that grows), or a firmware that dispatches one event
+ * at a time: the machine has no external queue, so one job is not done by two queues.
+ * sc_machine_post() and sc_machine_dispatch() from a callback then return SC_ERR_QUEUE_FULL (the
+ * event stays the caller's). As internal_queue_capacity: no internal slots in the block, for a
+ * host that supplies them (sc_machine_set_internal_queue, sc_machine_share_internal_queue);
+ * until it does, a raise is refused (SC_ERR_QUEUE_FULL).
  *
  *     sc_options options = { .external_queue_capacity = SC_QUEUE_NONE };
  */
@@ -711,6 +716,42 @@ sc_status sc_machine_raise(sc_machine *machine, sc_event event);
  * capacity below the number of queued events.
  */
 sc_status sc_machine_set_internal_queue(sc_machine *machine, sc_event *storage, uint32_t capacity);
+
+/**
+ * Slots that the internal queues of several machines take turns on. A machine's internal queue
+ * holds events only while a macrostep runs (and after one stopped with an error, until the next
+ * drains them), so machines whose macrosteps do not overlap, as firmware dispatching from one
+ * loop has them, need one set of slots between them rather than one each (sc_options'
+ * internal_queue_capacity = SC_QUEUE_NONE then gives their blocks none). The core lends the
+ * slots to one machine at a time: to a machine raising into them while nobody holds them, back
+ * when its queue is empty at the end of a call. While another machine holds them, a machine's
+ * sc_machine_start, dispatch, run and stop return SC_ERR_BUSY without doing anything, and its
+ * sc_machine_raise SC_ERR_BUSY: no machine ever reads another's event. So from a callback, send
+ * to another machine with sc_machine_post, not sc_machine_dispatch. Set `slots` and `capacity`
+ * (1 to 65,535 with ids below 32 bits) before sharing it and leave them unchanged while machines
+ * use it; `holder` is the core's (NULL at first). It must outlive the machines sharing it.
+ *
+ *     static sc_event slots[8];
+ *     static sc_shared_queue shared = { .slots = slots, .capacity = 8 };
+ *     static const sc_options options = { .internal_queue_capacity = SC_QUEUE_NONE };
+ *     ... sc_machine_init(&a, ..., &options) and sc_machine_init(&b, ..., &options) ...
+ *     sc_machine_share_internal_queue(a, &shared);
+ *     sc_machine_share_internal_queue(b, &shared);
+ */
+typedef struct sc_shared_queue {
+    sc_event *slots;
+    uint32_t capacity;
+    sc_machine *holder;     /**< the machine whose events are in the slots, or NULL */
+} sc_shared_queue;
+
+/**
+ * Makes `machine`'s internal queue take turns on `queue`'s slots with the other machines sharing
+ * it (see sc_shared_queue), until sc_machine_set_internal_queue() gives it storage of its own.
+ * SC_OK, or SC_ERR_BAD_ARGUMENT (nothing changed) for NULL pointers, no slots or a capacity out
+ * of range, or events in the machine's internal queue; SC_ERR_BUSY inside a callback;
+ * SC_ERR_UNSUPPORTED with SC_CONFIG_NO_CONTENT (no internal queue).
+ */
+sc_status sc_machine_share_internal_queue(sc_machine *machine, sc_shared_queue *queue);
 
 /**
  * Appends `event` to the external queue (SCXML <send> to self). SC_ERR_QUEUE_FULL when full;
