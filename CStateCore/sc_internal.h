@@ -37,11 +37,15 @@ typedef volatile bool sc_interrupt_flag;
  *   |                  |  (history_*: 0 words, pointer NULL, without history states;
  *   |                  |   invoke_pending: likewise without SC_STATE_HAS_INVOKE)
  *   | history_records  |  one record per history state: a bit per descendant of its parent
- *   | history_index    |  H x 2 x uint32: (history state, word offset of its record), sorted
- *   | enabled          |  A x 2 x uint32: (transition, domain) selected in this microstep
+ *   | history_index    |  H x 2 x sc_offset: (history state, word offset of its record), sorted
+ *   | enabled          |  A x 2 x sc_id: (transition, domain) selected in this microstep
  *   | external queue   |  ring of sc_event, found from `enabled` (sc_block_external_slots)
  *   | internal queue   |  ring of sc_event, until the host moves or shares it (internal_storage)
  *   +------------------+
+ *
+ * Each array starts at its element's alignment (sc_word, sc_offset, sc_id, sc_event), with no
+ * other padding, so a small chart's block is a few bytes past its header (compute_layout in
+ * sc_machine.c lays it out, SC_MACHINE_SIZE in sc_core.h adds it up the same way).
  *
  * W = ceil(states / SC_CONFIG_WORD_BITS) words of sc_word, H = number of history states, A = the most atomic states that can be
  * active at once (at most one transition is selected per active atomic state): 1 for a chart
@@ -146,21 +150,23 @@ struct sc_machine {
     /* A raise or post from a callback (busy) that the queue refused: the entry point running the
      * macrostep goes on and returns SC_ERR_QUEUE_FULL when it is over (finish_entry, sc_machine.c),
      * so no event is lost unreported. */
-    bool lost_event : 1;
-    bool shares_queue : 1;      /* internal_storage.shared: the internal slots are a shared queue's */
+    bool lost_event;
     /* One byte of flags (bit-fields: the header is part of every machine). */
     bool started : 1;
     bool halted : 1;
     bool owns_memory : 1;
     bool no_plans : 1;          /* SC_MACHINE_NO_PLANS: the plan key stays 0, so no plan is used */
-    /* Which observers (entered, exited, taken: a bit each) the host had when the plans were
-     * recorded: a plan is quiet (SC_PLAN_MASKS) only without them (sc_machine_set_host). */
-    uint8_t observers : 3;
+    bool shares_queue : 1;      /* internal_storage.shared: the internal slots are a shared queue's */
     bool has_invoke : 1;        /* a state has SC_STATE_HAS_INVOKE: invoke_pending is in the block */
     /* Whether a bit of invoke_pending may be set: set when a state with invocations is entered,
      * cleared when the end of a macrostep has started them all. An exit that clears the last bit
      * leaves it set (no count to keep): the next macrostep's end scans, finds none, clears it. */
     bool invokes_pending;
+#if !SC_CONFIG_NO_PLAN_CACHE
+    /* Which observers (entered, exited, taken: a bit each) the host had when the plans were
+     * recorded: a plan is quiet (SC_PLAN_MASKS) only without them (sc_machine_set_host). */
+    uint8_t observers;
+#endif
 };
 
 /* Bytes of the header: the plan cache after it is 8-aligned, the bit arrays sc_word-aligned. */

@@ -38,10 +38,12 @@ typedef struct sc_layout {
 
 static uint64_t align_up(uint64_t n, uint64_t alignment) { return (n + alignment - 1u) / alignment * alignment; }
 
+#if !SC_CONFIG_NO_PLAN_CACHE
 /* Which observers a host has, a bit each: what the plans' quietness depends on. */
 static uint8_t observers_of(const sc_host *host) {
     return (uint8_t)((host->entered ? 1u : 0u) | (host->exited ? 2u : 0u) | (host->taken ? 4u : 0u));
 }
+#endif
 
 #define SC_MACHINE_KNOWN_FLAGS (SC_MACHINE_TRUSTED_CHART | SC_MACHINE_NO_PLANS)
 
@@ -141,7 +143,9 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     sc_machine *m = (sc_machine *)(void *)block;
     m->chart = chart;
     m->host = host;
+#if !SC_CONFIG_NO_PLAN_CACHE
     m->observers = observers_of(host);
+#endif
     m->enabled_capacity = (sc_id)l.atomic_count;
     m->max_steps = l.max_steps;
     m->no_plans = (l.flags & SC_MACHINE_NO_PLANS) != 0;
@@ -195,12 +199,14 @@ sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
      * observers come or go, record afresh. Compared with the presence noted then, not with
      * m->host: the caller may have edited the very struct the machine uses. The other callbacks
      * are not part of what a plan records (the actions it runs are ids in the chart). */
-    uint8_t observers = observers_of(host);
     m->host = host;
+#if !SC_CONFIG_NO_PLAN_CACHE
+    uint8_t observers = observers_of(host);
     if (observers != m->observers) {
         m->observers = observers;
         sc_plan_forget(m);
     }
+#endif
     if (!m->busy) sc_plan_gate(m);      /* a release callback closes the fast path */
     return SC_OK;
 }

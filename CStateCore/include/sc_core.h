@@ -553,14 +553,16 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  * padded: pointers (chart, host; the plan cache's two; the internal queue's slots), 32-bit fields
  * (the step bound; with the plan cache W and the configuration's offset), offsets and queue
  * positions (the enabled list's and history index's offsets, three per queue), ids (the enabled
- * list's capacity and count, the eventless counter) and six bytes of flags; then, to the plan
+ * list's capacity and count, the eventless counter) and six bytes of flags (seven with the plan
+ * cache: the observers its plans were recorded with); then, to the plan
  * cache's 8 bytes or the bit arrays' sc_word. */
 #define SC_HEADER_ALIGN_ (SC_ALIGNOF_(void *) > 4u ? SC_ALIGNOF_(void *) : 4u)
 #define SC_MACHINE_HEADER_SIZE                                                                      \
     SC_ALIGN_(SC_ALIGN_((2u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 2u) + (SC_CONFIG_NO_CONTENT ? 0u : 1u)) * sizeof(void *) \
                         + (1u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 2u)) * sizeof(uint32_t)                  \
                         + (4u + (SC_CONFIG_NO_HISTORY ? 0u : 1u) + (SC_CONFIG_NO_CONTENT ? 0u : 3u)) * SC_OFFSET_BYTES_ \
-                        + (2u + (SC_CONFIG_NO_EVENTLESS ? 0u : 1u)) * sizeof(sc_id) + 6u,                \
+                        + (2u + (SC_CONFIG_NO_EVENTLESS ? 0u : 1u)) * sizeof(sc_id)                      \
+                        + 6u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 1u),                                      \
                         SC_HEADER_ALIGN_),                                                                \
               SC_CONFIG_NO_PLAN_CACHE ? SC_ALIGNOF_(sc_word) : 8u)
 #if SC_CONFIG_NO_PLAN_CACHE
