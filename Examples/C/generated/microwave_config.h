@@ -41,14 +41,24 @@
 #define SC_CONFIG_NO_DELAYED 0
 #endif
 
-/* a speed cache, not a feature: left out for the smallest build (0 keeps it, for more RAM per machine) */
+/* a speed cache, not a feature: left out for the smallest build (0 keeps it, for more RAM per machine; it needs SC_CONFIG_ID_BITS 32 and SC_CONFIG_WORD_BITS 64) */
 #ifndef SC_CONFIG_NO_PLAN_CACHE
 #define SC_CONFIG_NO_PLAN_CACHE 1
+#endif
+
+/* generated tables: compiled from a chart that passed the full sc_chart_check, so the firmware checks only the features (0 keeps the full check) */
+#ifndef SC_CONFIG_NO_TABLE_CHECK
+#define SC_CONFIG_NO_TABLE_CHECK 1
 #endif
 
 /* the narrowest width the chart's ids and counts fit */
 #ifndef SC_CONFIG_ID_BITS
 #define SC_CONFIG_ID_BITS 8
+#endif
+
+/* the narrowest bit-array word that holds the configuration in one word (any width runs any chart) */
+#ifndef SC_CONFIG_WORD_BITS
+#define SC_CONFIG_WORD_BITS 16
 #endif
 
 #endif /* MICROWAVE_CONFIG_H */
