@@ -1,7 +1,9 @@
 /*
  * sc_queue.c - the machine's two event queues: rings of sc_event, first in first out, carved
  * out of the machine's block (sc_machine.c sizes them); the host may move the internal one into
- * larger storage of its own when it fills up (sc_host.queue_full, sc_machine_set_internal_queue).
+ * larger storage of its own when it fills up (sc_host.queue_full, sc_machine_set_internal_queue),
+ * or give it slots several machines take turns on (sc_shared_queue: the ring's positions stay the
+ * machine's, the slots are lent to one machine at a time).
  */
 #include "sc_internal.h"
 

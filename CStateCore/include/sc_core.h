@@ -507,8 +507,9 @@ typedef struct sc_options {
 
 /**
  * Bytes of memory a machine for `chart` needs with `options` (NULL: defaults), or 0 when the
- * chart fails sc_chart_check (not checked with SC_MACHINE_TRUSTED_CHART) or options->flags has
- * an unknown bit. The block must be aligned for uint64_t.
+ * chart fails sc_chart_check (not checked with SC_MACHINE_TRUSTED_CHART or in a build with
+ * SC_CONFIG_NO_TABLE_CHECK), options->flags has an unknown bit or a capacity is out of range. The
+ * block must be aligned for uint64_t.
  */
 size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
 

@@ -95,7 +95,7 @@ final class ExportRoundTripTests: XCTestCase {
             }
         }
         XCTAssertEqual(problems(jobs), [])
-        XCTAssertEqual(jobs.count, 18)     // 3 examples, 7 fixtures (invalid.scxml left out), 8 benchmarks
+        XCTAssertEqual(jobs.count, 19)     // 3 examples, 8 fixtures (invalid.scxml left out), 8 benchmarks
     }
 
     /// The W3C charts (ECMAScript and null, sub-charts included) are exported over a copy of
