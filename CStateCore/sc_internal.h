@@ -457,13 +457,19 @@ void sc_queue_move(sc_queue *q, const sc_event *slots, sc_event *storage, uint32
 /* Appends to the machine's internal queue; when it is full, the host's queue_full callback may
  * grow it first (one retry). False: not queued. */
 bool sc_queue_raise(sc_machine *m, sc_event e);
-/* Gives a shared queue's slots back when m holds them and its internal queue is empty (at the end
- * of each entry point, and when its queues are released). */
-#if SC_CONFIG_NO_CONTENT
-static inline void sc_shared_queue_release(sc_machine *m) { (void)m; }
-#else
-void sc_shared_queue_release(sc_machine *m);
+/* Gives a shared queue's slots back when m holds them and its internal queue is empty (when a
+ * macrostep takes its last internal event, and when its queues are released): a bit test for a
+ * machine that shares none, and nothing on a path that takes no internal event. */
+#if !SC_CONFIG_NO_CONTENT
+void sc_shared_queue_give_back(sc_machine *m);
 #endif
+static inline void sc_shared_queue_release(sc_machine *m) {
+#if SC_CONFIG_NO_CONTENT
+    (void)m;
+#else
+    if (m->shares_queue) sc_shared_queue_give_back(m);
+#endif
+}
 
 /* ---- sc_history.c: history records -------------------------------------------------------
  * The record of history state h is a bit per descendant of h's parent p: bit b stands for state

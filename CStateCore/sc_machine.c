@@ -239,7 +239,6 @@ static void enter_busy(sc_machine *m) {
 
 static void leave_busy(sc_machine *m) {
     m->busy = false;
-    sc_shared_queue_release(m);
     sc_plan_gate(m);
 }
 

@@ -38,7 +38,7 @@ void sc_queue_move(sc_queue *q, const sc_event *slots, sc_event *storage, uint32
 
 #if !SC_CONFIG_NO_CONTENT
 /* A shared queue's slots go to the machine that raises into them while nobody holds them; they
- * come back when its queue is empty (sc_shared_queue_release). */
+ * come back when its queue is empty again (sc_shared_queue_release). */
 static bool push_internal(sc_machine *m, sc_event e) {
     if (!m->shares_queue) return sc_queue_push(&m->internal, m->internal_storage.slots, e);
     sc_shared_queue *shared = m->internal_storage.shared;
@@ -55,8 +55,7 @@ bool sc_queue_raise(sc_machine *m, sc_event e) {
     return push_internal(m, e);
 }
 
-void sc_shared_queue_release(sc_machine *m) {
-    if (m->shares_queue && m->internal.count == 0 && m->internal_storage.shared->holder == m)
-        m->internal_storage.shared->holder = NULL;
+void sc_shared_queue_give_back(sc_machine *m) {
+    if (m->internal.count == 0 && m->internal_storage.shared->holder == m) m->internal_storage.shared->holder = NULL;
 }
 #endif

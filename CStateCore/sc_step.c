@@ -637,6 +637,7 @@ static sc_status complete_macrostep(sc_machine *m) {
 #if !SC_CONFIG_NO_CONTENT
                 sc_event internal;
                 sc_queue_pop(&m->internal, sc_internal_slots(m), &internal);
+                if (!sc_internal_count(m)) sc_shared_queue_release(m);     /* empty: the slots go back */
                 select_transitions(m, &internal);
                 if (m->enabled_count) microstep(m, &internal);
                 sc_step_release(m, &internal);

@@ -727,7 +727,8 @@ sc_status sc_machine_set_internal_queue(sc_machine *machine, sc_event *storage, 
  * loop has them, need one set of slots between them rather than one each (sc_options'
  * internal_queue_capacity = SC_QUEUE_NONE then gives their blocks none). The core lends the
  * slots to one machine at a time: to a machine raising into them while nobody holds them, back
- * when its queue is empty at the end of a call. While another machine holds them, a machine's
+ * when its macrostep has taken the last of its events (or its queues are released: stop,
+ * restore, destroy). While another machine holds them, a machine's
  * sc_machine_start, dispatch, run and stop return SC_ERR_BUSY without doing anything, and its
  * sc_machine_raise SC_ERR_BUSY: no machine ever reads another's event. So from a callback, send
  * to another machine with sc_machine_post, not sc_machine_dispatch. Set `slots` and `capacity`
