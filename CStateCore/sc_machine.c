@@ -28,7 +28,8 @@ _Static_assert(sizeof(sc_offset) == SC_OFFSET_BYTES_ && SC_ALIGNOF_(sc_offset) =
                "SC_OFFSET_BYTES_ (sc_core.h) is sc_offset's size and alignment (sc_internal.h)");
 
 typedef struct sc_layout {
-    uint32_t words, history_count, history_words, atomic_count, internal_cap, external_cap, max_steps;
+    uint32_t words, history_count, atomic_count, internal_cap, external_cap, max_steps;
+    uint64_t history_words;         /* the records' words: past 32 bits on a chart of many history states */
     uint32_t flags;
     uint32_t history_bit_words;     /* history_default, history_recorded: W words each, or 0 (no history) */
     uint32_t invoke_words;          /* invoke_pending: W words, or 0 (no state has invocations) */

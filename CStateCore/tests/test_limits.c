@@ -835,7 +835,44 @@ static void test_run_stops_a_chart_that_keeps_posting_to_itself(void) {
     EXPECT_CONFIG(h, "s");
 }
 
+/* A chart whose history records add up to just past 2^32 words (524,288 history states under one
+ * parent, 8,193 words each: 2^32 + 524,288): no block that size exists, so sc_machine_size is 0
+ * and sc_machine_init refuses (SC_ERR_NO_MEMORY), rather than a count wrapped around to 524,288
+ * words sizing a 4 MiB block too small for the records. */
+static void test_history_records_past_32_bits_are_refused(void) {
+    enum { N = 524291 };            /* root, P, a, then N - 3 history states in P */
+    sc_state *states = owned_alloc(N * sizeof *states);
+    sc_transition *transitions = owned_alloc(N * sizeof *transitions);
+    sc_id *targets = owned_alloc(2 * sizeof *targets);
+    REQUIRE(states && transitions && targets, "malloc");
+    memset(states, 0, N * sizeof *states);
+    memset(transitions, 0, N * sizeof *transitions);
+    targets[0] = 1;     /* the root's initial: P */
+    targets[1] = 2;     /* P's initial and every history's default: a */
+    for (sc_id s = 0; s < N; s++) {
+        states[s] = (sc_state){ .parent = s == 0 ? SC_NONE : s == 1 ? 0 : 1, .last_descendant = s <= 1 ? N - 1 : s,
+                                .kind = s <= 1 ? SC_COMPOUND : s == 2 ? SC_ATOMIC : SC_HISTORY_SHALLOW,
+                                .flags = s == 1 ? SC_STATE_HAS_HISTORY : 0, .depth = s == 0 ? 0 : s == 1 ? 1 : 2,
+                                .initial = s == 2 ? SC_NONE : s, .on_entry = SC_NONE, .on_exit = SC_NONE,
+                                .done_event = SC_NONE, .first_transition = N, .transition_count = 0 };
+        if (s == 2) continue;
+        transitions[s] = (sc_transition){ .source = s, .domain = s == 0 ? 0 : 1, .targets_offset = s == 0 ? 0 : 1,
+                                          .target_count = 1, .guard = SC_NONE, .action = SC_NONE };
+    }
+    transitions[2] = (sc_transition){ .source = 2, .domain = SC_NONE, .guard = SC_NONE, .action = SC_NONE };
+    sc_chart chart = { .state_count = N, .transition_count = N, .states = states, .transitions = transitions,
+                       .targets = targets, .target_pool_count = 2 };
+    sc_chart_error error = { 0 };
+    EXPECT_STATUS(sc_chart_check(&chart, &error), SC_OK);
+    EXPECT_EQ_U(sc_machine_size(&chart, NULL), 0);
+    static uint64_t block[64];
+    sc_machine *m = NULL;
+    sc_host host = { 0 };
+    EXPECT_STATUS(sc_machine_init(&m, block, sizeof block, &chart, &host, NULL), SC_ERR_NO_MEMORY);
+}
+
 const test_case limits_tests[] = {
+    TEST(test_history_records_past_32_bits_are_refused),
     TEST(test_queue_defaults_of_a_silent_chart),
     TEST(test_queue_defaults_of_quiet_content),
     TEST(test_runaway_eventless_loop_on_start),
