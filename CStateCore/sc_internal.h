@@ -119,7 +119,9 @@ struct sc_machine {
         sc_shared_queue *shared;
     } internal_storage;
 #endif
-    uint32_t max_steps;
+#if SC_KEEPS_STEPS_
+    uint32_t max_steps;         /* microsteps + internal events per macrostep, events per run */
+#endif
 #if !SC_CONFIG_NO_PLAN_CACHE
     /* W and where the configuration is (after the plan cache), at hand for the cache's keys.
      * Without the cache both are derived: W from the chart, the configuration right after the
@@ -129,28 +131,39 @@ struct sc_machine {
 #endif
     /* Where the other arrays of the block are: bytes from the machine (the history index is empty
      * without history states), read through the accessors below. The bit arrays after the
-     * configuration are found from it (W words each, in the order of the layout above). */
+     * configuration are found from it (W words each, in the order of the layout above); without
+     * history the enabled list follows them, so its offset is derived too (sc_enabled_at). */
 #if !SC_CONFIG_NO_HISTORY
     sc_offset history_index_at;
-#endif
     sc_offset enabled_at;
+#endif
 #if !SC_CONFIG_NO_CONTENT
     sc_queue internal;
 #endif
+#if !SC_CONFIG_NO_QUEUE
     sc_queue external;
-    sc_id enabled_capacity;     /* A */
+#endif
     sc_id enabled_count;
+#if !SC_CONFIG_NO_PARALLEL
+    sc_id enabled_capacity;     /* A (1 without parallel states: sc_enabled_capacity) */
+#endif
 #if !SC_CONFIG_NO_EVENTLESS
     sc_id eventless_states;     /* {root} + configuration states with an eventless transition */
 #endif
+#if SC_KEEPS_FAILURE_
     int8_t failure;             /* sc_status: an error met inside a microstep, reported once it completes */
+#endif
+#if SC_KEEPS_STEPS_
     sc_interrupt_flag interrupt;    /* set by sc_machine_interrupt(), possibly from another thread */
+#endif
     bool busy;                  /* inside start/dispatch/run/stop: callbacks are running (a byte of
                                    its own, not a bit-field: written twice per event) */
+#if SC_KEEPS_LOST_EVENT_
     /* A raise or post from a callback (busy) that the queue refused: the entry point running the
      * macrostep goes on and returns SC_ERR_QUEUE_FULL when it is over (finish_entry, sc_machine.c),
      * so no event is lost unreported. */
     bool lost_event;
+#endif
     /* One byte of flags (bit-fields: the header is part of every machine). */
     bool started : 1;
     bool halted : 1;
@@ -185,17 +198,39 @@ static inline uint32_t sc_machine_words(const sc_machine *m) {
     return m->words;
 #endif
 }
-static inline sc_word *sc_block_configuration(const sc_machine *m) {
+/* Where the configuration is: right after the header, or after the plan cache. */
+static inline size_t sc_configuration_at(const sc_machine *m) {
 #if SC_CONFIG_NO_PLAN_CACHE
-    return sc_block_at(m, SC_MACHINE_HEADER_BYTES);
+    (void)m;
+    return SC_MACHINE_HEADER_BYTES;
 #else
-    return sc_block_at(m, m->configuration_at);
+    return m->configuration_at;
 #endif
 }
+static inline sc_word *sc_block_configuration(const sc_machine *m) { return sc_block_at(m, sc_configuration_at(m)); }
 #if !SC_CONFIG_NO_HISTORY
 static inline sc_offset *sc_block_history_index(const sc_machine *m) { return sc_block_at(m, m->history_index_at); }
 #endif
-static inline sc_enabled *sc_block_enabled(const sc_machine *m) { return sc_block_at(m, m->enabled_at); }
+/* Where the enabled list is: without history it follows the bit arrays (configuration, entry set,
+ * invoke_pending), at an offset's and then an id's alignment, as compute_layout places it. */
+static inline size_t sc_enabled_at(const sc_machine *m) {
+#if SC_CONFIG_NO_HISTORY
+    size_t end = sc_configuration_at(m) + (2u + (m->has_invoke ? 1u : 0u)) * (size_t)sc_machine_words(m) * sizeof(sc_word);
+    return SC_ALIGN_(SC_ALIGN_(end, sizeof(sc_offset)), SC_ALIGNOF_(sc_id));
+#else
+    return m->enabled_at;
+#endif
+}
+static inline sc_enabled *sc_block_enabled(const sc_machine *m) { return sc_block_at(m, sc_enabled_at(m)); }
+/* A: one without parallel states. */
+static inline uint32_t sc_enabled_capacity(const sc_machine *m) {
+#if SC_CONFIG_NO_PARALLEL
+    (void)m;
+    return 1;
+#else
+    return m->enabled_capacity;
+#endif
+}
 
 /* H, the history states. Their index (2 offsets each: (history state, word offset of its record))
  * is all that lies between history_index_at and enabled_at (the enabled list's ids need no more
@@ -225,11 +260,13 @@ static inline sc_word *sc_block_history_records(const sc_machine *m) {
     return sc_block_configuration(m) + (2u + (sc_history_count(m) ? 2u : 0u) + (m->has_invoke ? 1u : 0u)) * (size_t)sc_machine_words(m);
 }
 
+#if !SC_CONFIG_NO_QUEUE
 /* The external ring: after the enabled list (A entries), at an sc_event's alignment. */
 static inline sc_event *sc_block_external_slots(const sc_machine *m) {
-    return sc_block_at(m, SC_ALIGN_((size_t)m->enabled_at + (size_t)m->enabled_capacity * sizeof(sc_enabled),
+    return sc_block_at(m, SC_ALIGN_(sc_enabled_at(m) + (size_t)sc_enabled_capacity(m) * sizeof(sc_enabled),
                                      SC_ALIGNOF_(sc_event)));
 }
+#endif
 
 /* For the few helpers of the dispatch hot path that a compiler might otherwise leave out of line. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -431,6 +468,24 @@ static inline bool sc_shared_queue_held_by_other(const sc_machine *m) {
     return false;
 #else
     return m->shares_queue && m->internal_storage.shared->holder && m->internal_storage.shared->holder != m;
+#endif
+}
+
+/* The failure a microstep met (a done event its queue refused), SC_OK if none: always SC_OK in a
+ * build without done events, which keeps no mark (SC_KEEPS_FAILURE_). */
+static inline sc_status sc_failure(const sc_machine *m) {
+#if SC_KEEPS_FAILURE_
+    return (sc_status)m->failure;
+#else
+    (void)m;
+    return SC_OK;
+#endif
+}
+static inline void sc_set_failure(sc_machine *m, sc_status failure) {
+#if SC_KEEPS_FAILURE_
+    m->failure = (int8_t)failure;
+#else
+    (void)m, (void)failure;
 #endif
 }
 

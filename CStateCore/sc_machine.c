@@ -37,7 +37,17 @@ typedef struct sc_layout {
     size_t words_at, index_at, enabled_at, external_at, internal_at, size;
 } sc_layout;
 
-static uint64_t align_up(uint64_t n, uint64_t alignment) { return (n + alignment - 1u) / alignment * alignment; }
+/* The layout's byte counts. A narrow build's (ids below 32 bits: fewer than 65,533 states, so bit
+ * arrays below 8 KiB and history records below 540 MB in all; queues below 65,536 slots) stay
+ * below 2^32 however they add up; a wide one's are summed in 64 bits, so none wraps on a 32-bit
+ * target. */
+#if SC_CONFIG_ID_BITS < 32
+typedef uint32_t sc_layout_size;
+#else
+typedef uint64_t sc_layout_size;
+#endif
+
+static sc_layout_size align_up(sc_layout_size n, sc_layout_size alignment) { return (n + alignment - 1u) / alignment * alignment; }
 
 #if !SC_CONFIG_NO_PLAN_CACHE
 /* Which observers a host has, a bit each: what the plans' quietness depends on. */
@@ -98,33 +108,35 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     }
     if (l->history_count) l->history_bit_words = l->words;
     l->atomic_count = atomic < parallel_bound ? atomic : parallel_bound;
-    bool silent = chart_is_silent(c);
+    /* The queues' defaults (a build with neither queue has none to default). */
+    bool silent = SC_CONFIG_NO_CONTENT && SC_CONFIG_NO_QUEUE ? true : chart_is_silent(c);
     uint32_t default_internal = silent ? SC_SILENT_INTERNAL_CAPACITY : SC_DEFAULT_QUEUE_CAPACITY;
     uint32_t default_external = silent ? SC_SILENT_EXTERNAL_CAPACITY : SC_DEFAULT_QUEUE_CAPACITY;
     l->internal_cap = o && o->internal_queue_capacity ? o->internal_queue_capacity : default_internal;
     l->external_cap = o && o->external_queue_capacity ? o->external_queue_capacity : default_external;
-    if (l->external_cap == SC_QUEUE_NONE) l->external_cap = 0;     /* a ring of no slots: always full */
+    if (l->external_cap == SC_QUEUE_NONE || SC_CONFIG_NO_QUEUE) l->external_cap = 0;   /* a ring of no slots: always full */
     if (l->internal_cap == SC_QUEUE_NONE) l->internal_cap = 0;     /* the host supplies the slots */
     if (SC_CONFIG_NO_CONTENT) l->internal_cap = 0;      /* no internal queue: nothing raises */
     l->max_steps = o && o->max_steps ? o->max_steps : SC_DEFAULT_MAX_STEPS;
     if (l->internal_cap > SC_OFFSET_MAX || l->external_cap > SC_OFFSET_MAX) return SC_ERR_BAD_ARGUMENT;
-    /* Each array at its element's alignment, as SC_MACHINE_SIZE (sc_core.h) adds them up; in
-     * 64 bits, so no size wraps on a 32-bit target. */
-    uint64_t at = SC_MACHINE_HEADER_BYTES + sc_plan_layout(c, l->words, NULL);
+    /* Each array at its element's alignment, as SC_MACHINE_SIZE (sc_core.h) adds them up. */
+    sc_layout_size at = SC_MACHINE_HEADER_BYTES + sc_plan_layout(c, l->words, NULL);
     l->words_at = (size_t)(at = align_up(at, SC_ALIGNOF_(sc_word)));
-    at += ((uint64_t)l->words * 2u + l->history_bit_words * 2u + l->invoke_words + l->history_words) * sizeof(sc_word);
+    at += ((sc_layout_size)l->words * 2u + l->history_bit_words * 2u + l->invoke_words + (sc_layout_size)l->history_words) * sizeof(sc_word);
     l->index_at = (size_t)(at = align_up(at, sizeof(sc_offset)));
-    at += (uint64_t)l->history_count * 2u * sizeof(sc_offset);
+    at += (sc_layout_size)l->history_count * 2u * sizeof(sc_offset);
     l->enabled_at = (size_t)(at = align_up(at, SC_ALIGNOF_(sc_id)));
     /* The header keeps the offsets up to here in sc_offset (16 bits with narrow ids): the slots
      * after them are found from enabled_at and their capacity, so they may reach past it. */
     if (at > SC_OFFSET_MAX) return SC_ERR_NO_MEMORY;
-    at += (uint64_t)l->atomic_count * sizeof(sc_enabled);
+    at += (sc_layout_size)l->atomic_count * sizeof(sc_enabled);
     l->external_at = (size_t)(at = align_up(at, SC_ALIGNOF_(sc_event)));
-    at += (uint64_t)l->external_cap * sizeof(sc_event);
+    at += (sc_layout_size)l->external_cap * sizeof(sc_event);
     l->internal_at = (size_t)at;
-    at += (uint64_t)l->internal_cap * sizeof(sc_event);
+    at += (sc_layout_size)l->internal_cap * sizeof(sc_event);
+#if SC_CONFIG_ID_BITS >= 32           /* a narrow build's sizes stay below 2^32 (sc_layout_size) */
     if (at > UINT32_MAX || at > SIZE_MAX) return SC_ERR_NO_MEMORY;
+#endif
     l->size = (size_t)at;
     return SC_OK;
 }
@@ -147,8 +159,12 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
 #if !SC_CONFIG_NO_PLAN_CACHE
     m->observers = observers_of(host);
 #endif
+#if !SC_CONFIG_NO_PARALLEL
     m->enabled_capacity = (sc_id)l.atomic_count;
+#endif
+#if SC_KEEPS_STEPS_
     m->max_steps = l.max_steps;
+#endif
     m->no_plans = (l.flags & SC_MACHINE_NO_PLANS) != 0;
 #if !SC_CONFIG_NO_PLAN_CACHE
     m->words = l.words;
@@ -161,13 +177,16 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     m->has_invoke = l.invoke_words != 0;
 #if !SC_CONFIG_NO_HISTORY
     m->history_index_at = (sc_offset)l.index_at;
-#endif
     m->enabled_at = (sc_offset)l.enabled_at;
+#endif
+    assert(sc_block_enabled(m) == (sc_enabled *)(void *)(block + l.enabled_at) && sc_enabled_capacity(m) == l.atomic_count);
     assert(sc_history_count(m) == l.history_count);
     assert(sc_block_history_records(m) == (sc_word *)(void *)(block + l.words_at) +
                                               (size_t)l.words * 2u + l.history_bit_words * 2u + l.invoke_words);
+#if !SC_CONFIG_NO_QUEUE
     assert(sc_block_external_slots(m) == (sc_event *)(void *)(block + l.external_at));
     m->external.capacity = (sc_offset)l.external_cap;
+#endif
 #if !SC_CONFIG_NO_CONTENT
     m->internal_storage.slots = (sc_event *)(void *)(block + l.internal_at);
     m->internal.capacity = (sc_offset)l.internal_cap;
@@ -212,19 +231,24 @@ sc_status sc_machine_set_host(sc_machine *m, const sc_host *host) {
     return SC_OK;
 }
 
+#if !SC_CONFIG_NO_CONTENT || !SC_CONFIG_NO_QUEUE
 static void release_queue(sc_machine *m, sc_queue *q, const sc_event *slots) {
     sc_event e;
     while (sc_queue_pop(q, slots, &e))
         if (m->host->release) m->host->release(m->host->context, m, &e);
 }
+#endif
 
 /* Both queues, released in order: internal, then external. */
 static void release_queues(sc_machine *m) {
+    (void)m;                        /* no queue at all in the smallest builds */
 #if !SC_CONFIG_NO_CONTENT
     release_queue(m, &m->internal, sc_internal_slots(m));
     sc_shared_queue_release(m);
 #endif
+#if !SC_CONFIG_NO_QUEUE
     release_queue(m, &m->external, sc_block_external_slots(m));
+#endif
 }
 
 void sc_machine_release_queued(sc_machine *m) { release_queues(m); }
@@ -249,19 +273,25 @@ static void leave_busy(sc_machine *m) {
  * the mark is cleared either way. The macrostep itself went on (the events that fit were
  * processed in order). */
 static sc_status finish_entry(sc_machine *m, sc_status status) {
+#if SC_KEEPS_LOST_EVENT_
     if (m->lost_event) {
         m->lost_event = false;
         if (status >= 0) status = SC_ERR_QUEUE_FULL;
     }
+#else
+    (void)m;
+#endif
     return status;
 }
 
 /* A raise or post refused while callbacks run: no caller of the entry point would learn of it
  * (generated content ignores the status), so the machine keeps the mark for finish_entry. */
+#if SC_KEEPS_LOST_EVENT_
 static sc_status refuse_event(sc_machine *m) {
     if (m->busy) m->lost_event = true;
     return SC_ERR_QUEUE_FULL;
 }
+#endif
 
 sc_status sc_machine_start(sc_machine *m) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
@@ -370,7 +400,11 @@ sc_status sc_machine_dispatch(sc_machine *m, sc_event event) {
 }
 
 void sc_machine_interrupt(sc_machine *m, bool interrupt) {
+#if SC_KEEPS_STEPS_
     if (m) SC_INTERRUPT_STORE(m->interrupt, interrupt);
+#else
+    (void)m, (void)interrupt;       /* nothing loops in this build: a call is one microstep */
+#endif
 }
 
 sc_status sc_machine_raise(sc_machine *m, sc_event event) {
@@ -422,13 +456,21 @@ sc_status sc_machine_share_internal_queue(sc_machine *m, sc_shared_queue *queue)
 
 sc_status sc_machine_post(sc_machine *m, sc_event event) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
+#if SC_CONFIG_NO_QUEUE
+    (void)event;
+    return SC_ERR_UNSUPPORTED;      /* no external queue in this build */
+#else
     if (sc_queue_push(&m->external, sc_block_external_slots(m), event)) return m->busy ? SC_QUEUED : SC_OK;
     /* SC_QUEUE_NONE: the host queues what its callbacks send itself, and hears of it here. */
     return m->external.capacity ? refuse_event(m) : SC_ERR_QUEUE_FULL;
+#endif
 }
 
 sc_status sc_machine_run(sc_machine *m) {
     if (!m) return SC_ERR_BAD_ARGUMENT;
+#if SC_CONFIG_NO_QUEUE
+    return SC_ERR_UNSUPPORTED;      /* no external queue in this build: nothing to run */
+#else
     if (m->busy || sc_shared_queue_held_by_other(m)) return SC_ERR_BUSY;
     if (!m->started) return SC_ERR_NOT_STARTED;
     sc_event event;
@@ -448,6 +490,7 @@ sc_status sc_machine_run(sc_machine *m) {
         return finish_entry(m, SC_HALTED);
     }
     return finish_entry(m, SC_OK);
+#endif
 }
 
 bool sc_machine_can_handle(sc_machine *m, sc_event event, bool evaluate_guards) {
@@ -471,7 +514,9 @@ sc_status sc_machine_stop(sc_machine *m) {
     leave_busy(m);
     /* exitInterpreter discards the queues: an event refused meanwhile is no worse off than
      * those released here, so it is not reported. */
+#if SC_KEEPS_LOST_EVENT_
     m->lost_event = false;
+#endif
     release_queues(m);
     return SC_OK;
 }
@@ -588,7 +633,9 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     memcpy(sc_block_configuration(m), sc_block_entry_set(m), (size_t)sc_machine_words(m) * sizeof(sc_word));
     sc_bits_clear_range(sc_block_entry_set(m), 0, c->state_count);
     release_queues(m);
+#if SC_KEEPS_LOST_EVENT_
     m->lost_event = false;
+#endif
     if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)sc_machine_words(m) * sizeof(sc_word));
     if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)sc_machine_words(m) * sizeof(sc_word));
     m->invokes_pending = false;

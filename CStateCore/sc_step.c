@@ -42,7 +42,7 @@ static SC_ALWAYS_INLINE void run_action(sc_machine *m, sc_id a, const sc_event *
  * ends the macrostep once this microstep is complete, so the configuration stays legal. */
 static void raise_core_event(sc_machine *m, sc_event event) {
     if (!sc_queue_raise(m, event)) {
-        if (m->failure == SC_OK) m->failure = SC_ERR_QUEUE_FULL;
+        if (sc_failure(m) == SC_OK) sc_set_failure(m, SC_ERR_QUEUE_FULL);
         sc_step_release(m, &event);
     }
 }
@@ -50,8 +50,8 @@ static void raise_core_event(sc_machine *m, sc_event event) {
 
 /* The failure a microstep met (SC_OK if none), cleared. */
 static sc_status take_failure(sc_machine *m) {
-    sc_status failure = m->failure;
-    m->failure = SC_OK;
+    sc_status failure = sc_failure(m);
+    sc_set_failure(m, SC_OK);
     return failure;
 }
 
@@ -290,7 +290,7 @@ static void select_transitions(sc_machine *m, const sc_event *event) {
         }
         /* At most one transition per active atomic state: with a legal configuration the list
          * never fills; the bound keeps any other from writing past it. */
-        if (!seen && m->enabled_count < m->enabled_capacity) {
+        if (!seen && m->enabled_count < sc_enabled_capacity(m)) {
             sc_id domain = t->domain;
             if (!SC_CONFIG_NO_HISTORY && (t->flags & SC_TRANSITION_DYNAMIC_DOMAIN)) domain = dynamic_domain(m, t);
             sc_block_enabled(m)[m->enabled_count].transition = index;
@@ -621,7 +621,9 @@ void sc_step_exit_interpreter(sc_machine *m) {
  * that raised events. Bounded by max_steps so a runaway loop stops between two microsteps. */
 static sc_status complete_macrostep(sc_machine *m) {
     const sc_chart *c = m->chart;
+#if SC_KEEPS_STEPS_
     uint32_t steps = 0;             /* eventless microsteps taken + internal events consumed */
+#endif
     for (;;) {
         while (!m->halted) {
             if (sc_eventless_count(m)) select_transitions(m, NULL);
@@ -629,8 +631,10 @@ static sc_status complete_macrostep(sc_machine *m) {
             if (!m->enabled_count && sc_internal_count(m) == 0) break;    /* macrostepDone */
             /* Counted only when there is work, so a macrostep of exactly max_steps steps
              * completes; the next one is refused before it starts (between two microsteps). */
+#if SC_KEEPS_STEPS_                 /* else nothing loops: no eventless transition, no internal event */
             if (steps++ >= m->max_steps) return SC_ERR_RUNAWAY;
             if (SC_INTERRUPT_LOAD(m->interrupt)) return SC_ERR_INTERRUPTED;
+#endif
             if (m->enabled_count) {
                 microstep(m, NULL);
             } else {
@@ -643,10 +647,10 @@ static sc_status complete_macrostep(sc_machine *m) {
                 sc_step_release(m, &internal);
 #endif
             }
-            if (m->failure != SC_OK && !m->halted) return take_failure(m);
+            if (sc_failure(m) != SC_OK && !m->halted) return take_failure(m);
         }
         if (m->halted) {
-            m->failure = SC_OK;     /* a halted machine processes no more events: nothing was lost */
+            sc_set_failure(m, SC_OK);   /* a halted machine processes no more events: nothing was lost */
             sc_step_exit_interpreter(m);
             return SC_OK;
         }
@@ -669,7 +673,7 @@ sc_status sc_step_enter_initial(sc_machine *m) {
     m->enabled_count = 1;
     run_action(m, c->transitions[initial].action, NULL);
     enter_states(m, NULL);
-    if (m->failure != SC_OK && !m->halted) return take_failure(m);
+    if (sc_failure(m) != SC_OK && !m->halted) return take_failure(m);
     return complete_macrostep(m);
 }
 
@@ -691,7 +695,7 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
 /* The rest of an external event's macrostep, when anything is left to do. */
 sc_status sc_step_complete(sc_machine *m, bool handled) {
     sc_status status = SC_OK;
-    if (m->failure != SC_OK && !m->halted) status = take_failure(m);
+    if (sc_failure(m) != SC_OK && !m->halted) status = take_failure(m);
     else if (m->halted || sc_eventless_count(m) || sc_internal_count(m) || m->invokes_pending)
         status = complete_macrostep(m);
     if (status < 0) return status;

@@ -107,7 +107,7 @@ for board in "${boards[@]}"; do
     chart_flash=$(flash_of "$dir/firmware.map" "/${name}[.]o\$")
     # The switches in force: sc_core.h's values after the command line's and NAME_config.h's.
     in_force=$(echo '#include "sc_core.h"' | arm-none-eabi-gcc "${config[@]}" -ICStateCore/include -dM -E -x c -)
-    switches=$(for feature in HISTORY PARALLEL EVENTLESS GUARDS CONTENT DELAYED PLAN_CACHE TABLE_CHECK; do
+    switches=$(for feature in HISTORY PARALLEL EVENTLESS GUARDS CONTENT DELAYED QUEUE PLAN_CACHE TABLE_CHECK; do
                  if echo "$in_force" | grep -qx "#define SC_CONFIG_NO_$feature 1"; then echo "$feature"; fi
                done | tr 'A-Z_' 'a-z ' | paste -sd, - | sed 's/,/, /g')
     bits=$(echo "$in_force" | sed -n 's/^#define SC_CONFIG_ID_BITS \([0-9]*\)$/\1/p')

@@ -63,6 +63,14 @@
  *                               (its content starts and cancels timers) is refused. The core has
  *                               no clock of its own; the switch keeps such a chart out of a build
  *                               whose host provides none.
+ *   SC_CONFIG_NO_QUEUE=1        leave the external queue out, for a firmware that dispatches one
+ *                               event at a time: sc_machine_post and sc_machine_run return
+ *                               SC_ERR_UNSUPPORTED, and so does sc_machine_dispatch from a callback
+ *                               (where it would queue); sc_options.external_queue_capacity is not
+ *                               used. With SC_CONFIG_NO_EVENTLESS and SC_CONFIG_NO_CONTENT as well
+ *                               nothing loops (a call runs one microstep), so a machine keeps no
+ *                               step bound (sc_options.max_steps) and no interrupt request
+ *                               (sc_machine_interrupt does nothing).
  *   SC_CONFIG_NO_TABLE_CHECK=1  trust the tables' invariants: sc_chart_check (so sc_machine_size,
  *                               init and create) checks only what the build leaves out (the
  *                               switches above, the id width: SC_ERR_UNSUPPORTED, as always), not
@@ -117,6 +125,16 @@
 #ifndef SC_CONFIG_NO_TABLE_CHECK
 #define SC_CONFIG_NO_TABLE_CHECK 0
 #endif
+#ifndef SC_CONFIG_NO_QUEUE
+#define SC_CONFIG_NO_QUEUE 0
+#endif
+/* Which of a machine's counters and marks a build keeps, by the features that use them
+ * (struct sc_machine in sc_internal.h, SC_MACHINE_HEADER_SIZE below): the step bound and the
+ * interrupt request where something loops, a microstep's failure where a done event may not fit
+ * its queue, the lost-event mark where a raise or post can be refused. */
+#define SC_KEEPS_STEPS_ (!SC_CONFIG_NO_EVENTLESS || !SC_CONFIG_NO_CONTENT || !SC_CONFIG_NO_QUEUE)
+#define SC_KEEPS_FAILURE_ (!SC_CONFIG_NO_EVENTLESS && !SC_CONFIG_NO_CONTENT)
+#define SC_KEEPS_LOST_EVENT_ (!SC_CONFIG_NO_CONTENT || !SC_CONFIG_NO_QUEUE)
 #ifndef SC_CONFIG_ID_BITS
 #define SC_CONFIG_ID_BITS 32
 #endif
@@ -531,7 +549,8 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  *   has_guards             1 when a transition has a guard, else 0
  *   internal_slots, external_slots   the capacities the machine gets (sc_options, defaults
  *                          resolved; 0 for SC_QUEUE_NONE; internal_slots counts for nothing
- *                          with SC_CONFIG_NO_CONTENT, which has no internal queue)
+ *                          with SC_CONFIG_NO_CONTENT, which has no internal queue, external_slots
+ *                          nothing with SC_CONFIG_NO_QUEUE)
  *
  *     static uint64_t block[(SC_MACHINE_SIZE(3, 2, 1, 2, 0, 0, 0, 0, 0, 0, 1) + 7u) / 8u];
  *
@@ -553,17 +572,20 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
 /* The header, struct sc_machine (sc_internal.h), field by field, sorted by size so only its end is
  * padded: pointers (chart, host; the plan cache's two; the internal queue's slots), 32-bit fields
  * (the step bound; with the plan cache W and the configuration's offset), offsets and queue
- * positions (the enabled list's and history index's offsets, three per queue), ids (the enabled
- * list's capacity and count, the eventless counter) and six bytes of flags (seven with the plan
- * cache: the observers its plans were recorded with); then, to the plan
+ * positions (with history the history index's and enabled list's offsets, three per queue), ids
+ * (the enabled list's count; its capacity with parallel states; the eventless counter) and bytes
+ * (busy, flags, invocations pending; the failure, interrupt and lost-event marks, the observers
+ * of the plans, where kept: SC_KEEPS_*_ above); then, to the plan
  * cache's 8 bytes or the bit arrays' sc_word. */
 #define SC_HEADER_ALIGN_ (SC_ALIGNOF_(void *) > 4u ? SC_ALIGNOF_(void *) : 4u)
 #define SC_MACHINE_HEADER_SIZE                                                                      \
     SC_ALIGN_(SC_ALIGN_((2u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 2u) + (SC_CONFIG_NO_CONTENT ? 0u : 1u)) * sizeof(void *) \
-                        + (1u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 2u)) * sizeof(uint32_t)                  \
-                        + (4u + (SC_CONFIG_NO_HISTORY ? 0u : 1u) + (SC_CONFIG_NO_CONTENT ? 0u : 3u)) * SC_OFFSET_BYTES_ \
-                        + (2u + (SC_CONFIG_NO_EVENTLESS ? 0u : 1u)) * sizeof(sc_id)                      \
-                        + 6u + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 1u),                                      \
+                        + ((SC_KEEPS_STEPS_ ? 1u : 0u) + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 2u)) * sizeof(uint32_t) \
+                        + ((SC_CONFIG_NO_HISTORY ? 0u : 2u) + (SC_CONFIG_NO_QUEUE ? 0u : 3u)             \
+                           + (SC_CONFIG_NO_CONTENT ? 0u : 3u)) * SC_OFFSET_BYTES_                        \
+                        + (1u + (SC_CONFIG_NO_PARALLEL ? 0u : 1u) + (SC_CONFIG_NO_EVENTLESS ? 0u : 1u)) * sizeof(sc_id) \
+                        + 3u + (SC_KEEPS_FAILURE_ ? 1u : 0u) + (SC_KEEPS_STEPS_ ? 1u : 0u)               \
+                        + (SC_KEEPS_LOST_EVENT_ ? 1u : 0u) + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 1u),        \
                         SC_HEADER_ALIGN_),                                                                \
               SC_CONFIG_NO_PLAN_CACHE ? SC_ALIGNOF_(sc_word) : 8u)
 #if SC_CONFIG_NO_PLAN_CACHE
@@ -604,7 +626,7 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
                         external_slots)                                                              \
     (SC_BLOCK_SLOTS_AT_(states, atomic_states, max_active_atomic, events, history_states,            \
                         history_record_words, has_invoke, has_parallel, has_guards)                  \
-     + (size_t)(external_slots) * sizeof(sc_event)                                                   \
+     + (SC_CONFIG_NO_QUEUE ? 0u : (size_t)(external_slots) * sizeof(sc_event))                       \
      + (SC_CONFIG_NO_CONTENT ? 0u : (size_t)(internal_slots) * sizeof(sc_event)))
 
 /**

@@ -115,6 +115,9 @@ struct CChartFeatures {
             let (value, why) = omit(needed, what)
             list.append((name, value, why))
         }
+        list.append(silent
+            ? ("SC_CONFIG_NO_QUEUE", 1, "the chart queues no event by itself: no external queue (0 keeps it, for a firmware that posts events, from interrupts say, and runs them later)")
+            : ("SC_CONFIG_NO_QUEUE", 0, "the chart's content or done events queue events"))
         list.append(("SC_CONFIG_NO_PLAN_CACHE", 1,
                      "a speed cache, not a feature: left out for the smallest build (0 keeps it, for more RAM per machine; it needs SC_CONFIG_ID_BITS 32 and SC_CONFIG_WORD_BITS 64)"))
         list.append(("SC_CONFIG_NO_TABLE_CHECK", 1,

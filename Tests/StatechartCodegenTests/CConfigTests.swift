@@ -27,9 +27,10 @@ final class CConfigTests: XCTestCase {
     }
 
     func expected(history: Int, parallel: Int, eventless: Int, guards: Int, content: Int, delayed: Int,
-                  idBits: Int = 8, wordBits: Int = 8) -> [String: Int] {
+                  queue: Int = 0, idBits: Int = 8, wordBits: Int = 8) -> [String: Int] {
         ["SC_CONFIG_NO_HISTORY": history, "SC_CONFIG_NO_PARALLEL": parallel, "SC_CONFIG_NO_EVENTLESS": eventless,
          "SC_CONFIG_NO_GUARDS": guards, "SC_CONFIG_NO_CONTENT": content, "SC_CONFIG_NO_DELAYED": delayed,
+         "SC_CONFIG_NO_QUEUE": queue,
          "SC_CONFIG_NO_PLAN_CACHE": 1, "SC_CONFIG_NO_TABLE_CHECK": 1, "SC_CONFIG_ID_BITS": idBits,
          "SC_CONFIG_WORD_BITS": wordBits]
     }
@@ -39,7 +40,7 @@ final class CConfigTests: XCTestCase {
         let files = try generate("bench/turnstile.scxml", name: "turnstile")
         XCTAssertEqual(files.files.map(\.name), ["turnstile.h", "turnstile.c", "turnstile_config.h"])
         XCTAssertEqual(switches(files.config),
-                       expected(history: 1, parallel: 1, eventless: 1, guards: 1, content: 1, delayed: 1))
+                       expected(history: 1, parallel: 1, eventless: 1, guards: 1, content: 1, delayed: 1, queue: 1))
         XCTAssertTrue(files.config.contains("""
             /* the chart has no history states */
             #ifndef SC_CONFIG_NO_HISTORY
@@ -87,7 +88,7 @@ final class CConfigTests: XCTestCase {
             """
         let plain = try CCodeGenerator.generate(scxml: Data(guarded.utf8), fileName: "guarded.scxml")
         XCTAssertEqual(switches(plain.config),
-                       expected(history: 1, parallel: 1, eventless: 1, guards: 0, content: 1, delayed: 1))
+                       expected(history: 1, parallel: 1, eventless: 1, guards: 0, content: 1, delayed: 1, queue: 1))
         let finishing = """
             <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
               <state id="job"><state id="work"><transition event="e" target="end"/></state><final id="end"/></state>
