@@ -92,7 +92,7 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     uint32_t atomic = 0, parallel_bound = 1;
     for (sc_id s = 0; s < c->state_count; s++) {
         const sc_state *st = &c->states[s];
-        if (sc_is_atomic(st->kind)) atomic++;
+        if (!SC_CONFIG_NO_PARALLEL && sc_is_atomic(st->kind)) atomic++;   /* else A is 1 (below) */
         if (st->kind == SC_PARALLEL) {       /* each region beyond the first: one more */
             uint32_t regions = 0;
             SC_FOR_EACH_CHILD(c, s, child) regions++;
@@ -107,7 +107,7 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
         if (st->flags & SC_STATE_HAS_INVOKE) l->invoke_words = l->words;
     }
     if (l->history_count) l->history_bit_words = l->words;
-    l->atomic_count = atomic < parallel_bound ? atomic : parallel_bound;
+    l->atomic_count = SC_CONFIG_NO_PARALLEL ? 1u : atomic < parallel_bound ? atomic : parallel_bound;
     /* The queues' defaults (a build with neither queue has none to default). */
     bool silent = SC_CONFIG_NO_CONTENT && SC_CONFIG_NO_QUEUE ? true : chart_is_silent(c);
     uint32_t default_internal = silent ? SC_SILENT_INTERNAL_CAPACITY : SC_DEFAULT_QUEUE_CAPACITY;
