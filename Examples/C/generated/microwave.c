@@ -17,6 +17,9 @@
 #if defined(SC_CONFIG_NO_DELAYED) && SC_CONFIG_NO_DELAYED
 #error "microwave: the chart has delayed sends; build without SC_CONFIG_NO_DELAYED (see microwave_config.h)"
 #endif
+#if defined(SC_CONFIG_NO_QUEUE) && SC_CONFIG_NO_QUEUE
+#error "microwave: the chart's content or done events queue events; build without SC_CONFIG_NO_QUEUE (see microwave_config.h)"
+#endif
 
 /* microwave: 12 states, 12 transitions, 14 events */
 static const sc_state microwave_states[] = {

@@ -41,6 +41,11 @@
 #define SC_CONFIG_NO_DELAYED 0
 #endif
 
+/* the chart's content or done events queue events */
+#ifndef SC_CONFIG_NO_QUEUE
+#define SC_CONFIG_NO_QUEUE 0
+#endif
+
 /* a speed cache, not a feature: left out for the smallest build (0 keeps it, for more RAM per machine; it needs SC_CONFIG_ID_BITS 32 and SC_CONFIG_WORD_BITS 64) */
 #ifndef SC_CONFIG_NO_PLAN_CACHE
 #define SC_CONFIG_NO_PLAN_CACHE 1
