@@ -703,7 +703,9 @@ sc_status sc_machine_dispatch(sc_machine *machine, sc_event event);
  * a machine another thread may touch). While it is set, a macrostep stops before its next
  * eventless microstep or internal event with SC_ERR_INTERRUPTED, in a legal configuration, as
  * a runaway one does at max_steps. It stays set until cleared, so the host clears it before
- * it next wants work done. Hosts use it for a wall-clock timeout: the core has no clock.
+ * it next wants work done. Hosts use it for a wall-clock timeout: the core has no clock. In a
+ * build where nothing loops (SC_CONFIG_NO_EVENTLESS, SC_CONFIG_NO_CONTENT and SC_CONFIG_NO_QUEUE:
+ * every call runs one microstep) there is nothing to stop, and it does nothing.
  */
 void sc_machine_interrupt(sc_machine *machine, bool interrupt);
 
