@@ -517,6 +517,8 @@ bool sc_queue_raise(sc_machine *m, sc_event e);
  * machine that shares none, and nothing on a path that takes no internal event. */
 #if !SC_CONFIG_NO_CONTENT
 void sc_shared_queue_give_back(sc_machine *m);
+/* Gives the slots back whatever m's queue holds (its events moved elsewhere, or it stops sharing). */
+void sc_shared_queue_leave(sc_machine *m);
 #endif
 static inline void sc_shared_queue_release(sc_machine *m) {
 #if SC_CONFIG_NO_CONTENT

@@ -431,7 +431,7 @@ sc_status sc_machine_set_internal_queue(sc_machine *m, sc_event *storage, uint32
     uintptr_t old_begin = (uintptr_t)slots, old_end = (uintptr_t)(slots + m->internal.capacity);
     if (new_begin < old_end && old_begin < new_end) return SC_ERR_BAD_ARGUMENT;
     sc_queue_move(&m->internal, slots, storage, capacity);
-    if (m->shares_queue && m->internal_storage.shared->holder == m) m->internal_storage.shared->holder = NULL;
+    sc_shared_queue_leave(m);       /* its events are no longer in the shared slots */
     m->shares_queue = false;
     m->internal_storage.slots = storage;
     return SC_OK;
@@ -446,7 +446,7 @@ sc_status sc_machine_share_internal_queue(sc_machine *m, sc_shared_queue *queue)
 #else
     if (m->busy) return SC_ERR_BUSY;
     if (sc_internal_count(m)) return SC_ERR_BAD_ARGUMENT;   /* its events would have no slots */
-    if (m->shares_queue && m->internal_storage.shared->holder == m) m->internal_storage.shared->holder = NULL;
+    sc_shared_queue_leave(m);       /* its events are no longer in the shared slots */
     m->shares_queue = true;
     m->internal_storage.shared = queue;
     m->internal = (sc_queue){ .capacity = (sc_offset)queue->capacity };

@@ -55,7 +55,11 @@ bool sc_queue_raise(sc_machine *m, sc_event e) {
     return push_internal(m, e);
 }
 
+void sc_shared_queue_leave(sc_machine *m) {
+    if (m->shares_queue && m->internal_storage.shared->holder == m) m->internal_storage.shared->holder = NULL;
+}
+
 void sc_shared_queue_give_back(sc_machine *m) {
-    if (m->internal.count == 0 && m->internal_storage.shared->holder == m) m->internal_storage.shared->holder = NULL;
+    if (m->internal.count == 0) sc_shared_queue_leave(m);
 }
 #endif

@@ -21,6 +21,7 @@
 #                object of the library built with no switch, summed (all of the API: not a firmware)
 #
 #   scripts/footprint.sh          # the tables, in Markdown
+#   FOOTPRINT_KEEP=DIR scripts/footprint.sh   # the same, keeping each build (link maps) in DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # row|chart|switches given on the command line before NAME_config.h (which keeps them): the
