@@ -103,6 +103,10 @@ static sc_status check_features(const sc_chart *c, sc_chart_error *error) {
             return unsupported(error, "a history state, in a core built with SC_CONFIG_NO_HISTORY", S, s);
         if (SC_CONFIG_NO_CONTENT && (st->on_entry != SC_NONE || st->on_exit != SC_NONE))
             return unsupported(error, "executable content (on_entry, on_exit), in a core built with SC_CONFIG_NO_CONTENT", S, s);
+        if (SC_CONFIG_NO_INVOKE && (st->flags & SC_STATE_HAS_INVOKE))
+            return unsupported(error, "a state with invocations, in a core built with SC_CONFIG_NO_INVOKE", S, s);
+        if (SC_CONFIG_NO_FINAL && st->kind == SC_FINAL)
+            return unsupported(error, "a final state, in a core built with SC_CONFIG_NO_FINAL", S, s);
         /* Entering a final state below the root raises done.state.<parent>: an internal event. */
         if (!SC_HAS_DONE_EVENTS && st->kind == SC_FINAL && st->parent != 0)
             return unsupported(error, "a final state below the root (done events), in a core built with "

@@ -170,17 +170,50 @@ struct sc_machine {
     bool owns_memory : 1;
     bool no_plans : 1;          /* SC_MACHINE_NO_PLANS: the plan key stays 0, so no plan is used */
     bool shares_queue : 1;      /* internal_storage.shared: the internal slots are a shared queue's */
+#if !SC_CONFIG_NO_INVOKE
     bool has_invoke : 1;        /* a state has SC_STATE_HAS_INVOKE: invoke_pending is in the block */
     /* Whether a bit of invoke_pending may be set: set when a state with invocations is entered,
      * cleared when the end of a macrostep has started them all. An exit that clears the last bit
      * leaves it set (no count to keep): the next macrostep's end scans, finds none, clears it. */
     bool invokes_pending;
+#endif
 #if !SC_CONFIG_NO_PLAN_CACHE
     /* Which observers (entered, exited, taken: a bit each) the host had when the plans were
      * recorded: a plan is quiet (SC_PLAN_MASKS) only without them (sc_machine_set_host). */
     uint8_t observers;
 #endif
 };
+
+/* Whether the machine's block has invoke_pending (a state of its chart has invocations): never
+ * with SC_CONFIG_NO_INVOKE, where sc_chart_check refused them. */
+static inline bool sc_has_invoke(const sc_machine *m) {
+#if SC_CONFIG_NO_INVOKE
+    (void)m;
+    return false;
+#else
+    return m->has_invoke;
+#endif
+}
+/* Whether a bit of invoke_pending may be set (struct sc_machine.invokes_pending). */
+static inline bool sc_invokes_pending(const sc_machine *m) {
+#if SC_CONFIG_NO_INVOKE
+    (void)m;
+    return false;
+#else
+    return m->invokes_pending;
+#endif
+}
+static inline void sc_set_invokes_pending(sc_machine *m, bool pending) {
+#if SC_CONFIG_NO_INVOKE
+    (void)m, (void)pending;
+#else
+    m->invokes_pending = pending;
+#endif
+}
+/* Whether the macrostep running now has halted the machine (entered a top-level final state):
+ * never with SC_CONFIG_NO_FINAL, where only sc_machine_stop and sc_machine_restore halt one, and
+ * neither runs inside a macrostep (a machine that was halted takes no event). */
+static inline bool sc_macrostep_halted(const sc_machine *m) { return !SC_CONFIG_NO_FINAL && m->halted; }
 
 /* Bytes of the header: the plan cache after it is 8-aligned, the bit arrays sc_word-aligned. */
 #define SC_MACHINE_HEADER_BYTES SC_ALIGN_(sizeof(struct sc_machine), SC_CONFIG_NO_PLAN_CACHE ? SC_ALIGNOF_(sc_word) : 8u)
@@ -215,7 +248,7 @@ static inline sc_offset *sc_block_history_index(const sc_machine *m) { return sc
  * invoke_pending), at an offset's and then an id's alignment, as compute_layout places it. */
 static inline size_t sc_enabled_at(const sc_machine *m) {
 #if SC_CONFIG_NO_HISTORY
-    size_t end = sc_configuration_at(m) + (2u + (m->has_invoke ? 1u : 0u)) * (size_t)sc_machine_words(m) * sizeof(sc_word);
+    size_t end = sc_configuration_at(m) + (2u + (sc_has_invoke(m) ? 1u : 0u)) * (size_t)sc_machine_words(m) * sizeof(sc_word);
     return SC_ALIGN_(SC_ALIGN_(end, sizeof(sc_offset)), SC_ALIGNOF_(sc_id));
 #else
     return m->enabled_at;
@@ -253,11 +286,11 @@ static inline sc_word *sc_block_history_recorded(const sc_machine *m) {
     return sc_history_count(m) ? sc_block_configuration(m) + 3u * (size_t)sc_machine_words(m) : NULL;
 }
 static inline sc_word *sc_block_invoke_pending(const sc_machine *m) {
-    return m->has_invoke ? sc_block_configuration(m) + (sc_history_count(m) ? 4u : 2u) * (size_t)sc_machine_words(m) : NULL;
+    return sc_has_invoke(m) ? sc_block_configuration(m) + (sc_history_count(m) ? 4u : 2u) * (size_t)sc_machine_words(m) : NULL;
 }
 /* The history records follow the bit arrays (used only when there are history states). */
 static inline sc_word *sc_block_history_records(const sc_machine *m) {
-    return sc_block_configuration(m) + (2u + (sc_history_count(m) ? 2u : 0u) + (m->has_invoke ? 1u : 0u)) * (size_t)sc_machine_words(m);
+    return sc_block_configuration(m) + (2u + (sc_history_count(m) ? 2u : 0u) + (sc_has_invoke(m) ? 1u : 0u)) * (size_t)sc_machine_words(m);
 }
 
 #if !SC_CONFIG_NO_QUEUE
@@ -384,7 +417,12 @@ static inline bool sc_is_history(uint8_t kind) {
 
 /* Atomic in SCXML's sense: no child states (final states included). */
 static inline bool sc_is_atomic(uint8_t kind) {
-    return kind == SC_ATOMIC || kind == SC_FINAL;
+    return kind == SC_ATOMIC || (!SC_CONFIG_NO_FINAL && kind == SC_FINAL);
+}
+
+/* Whether state st has invocations (SC_STATE_HAS_INVOKE): never with SC_CONFIG_NO_INVOKE. */
+static inline bool sc_state_invokes(const sc_state *st) {
+    return !SC_CONFIG_NO_INVOKE && (st->flags & SC_STATE_HAS_INVOKE) != 0;
 }
 
 /* Whether states a and b can be active at once: one contains the other, or their lowest common
@@ -408,9 +446,9 @@ static inline bool sc_has_eventless(const sc_chart *chart, sc_id s) {
     return !SC_CONFIG_NO_EVENTLESS && (chart->states[s].own_mask & SC_MASK_EVENTLESS) != 0;
 }
 
-/* Done events (done.state.<id>) need both what SC_CONFIG_NO_EVENTLESS and SC_CONFIG_NO_CONTENT
- * leave out: either switch drops them (and sc_chart_check refuses a state with a done_event). */
-#define SC_HAS_DONE_EVENTS (!SC_CONFIG_NO_EVENTLESS && !SC_CONFIG_NO_CONTENT)
+/* Done events (done.state.<id>) need what SC_CONFIG_NO_EVENTLESS, SC_CONFIG_NO_CONTENT and
+ * SC_CONFIG_NO_FINAL leave out: any of them drops them (and sc_chart_check refuses a state with a done_event). */
+#define SC_HAS_DONE_EVENTS (!SC_CONFIG_NO_EVENTLESS && !SC_CONFIG_NO_CONTENT && !SC_CONFIG_NO_FINAL)
 
 /* nameMatch: descriptor d matches event e when d is "*" or d is e or a prefix of e in
  * dot-token terms. The chart interns every prefix, so the test is a walk up a short chain of ids. */

@@ -93,7 +93,7 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
     for (sc_id s = 0; s < c->state_count; s++) {
         const sc_state *st = &c->states[s];
         if (!SC_CONFIG_NO_PARALLEL && sc_is_atomic(st->kind)) atomic++;   /* else A is 1 (below) */
-        if (st->kind == SC_PARALLEL) {       /* each region beyond the first: one more */
+        if (!SC_CONFIG_NO_PARALLEL && st->kind == SC_PARALLEL) {   /* each region beyond the first: one more */
             uint32_t regions = 0;
             SC_FOR_EACH_CHILD(c, s, child) regions++;
             parallel_bound += regions - 1;
@@ -104,7 +104,7 @@ static sc_status compute_layout(const sc_chart *c, const sc_options *o, sc_layou
             l->history_words += sc_history_record_words(c, s);
         }
 #endif
-        if (st->flags & SC_STATE_HAS_INVOKE) l->invoke_words = l->words;
+        if (sc_state_invokes(st)) l->invoke_words = l->words;
     }
     if (l->history_count) l->history_bit_words = l->words;
     l->atomic_count = SC_CONFIG_NO_PARALLEL ? 1u : atomic < parallel_bound ? atomic : parallel_bound;
@@ -174,7 +174,9 @@ static sc_machine *init_with_layout(void *memory, const sc_chart *chart, const s
     /* The bit arrays, in the order sc_block_entry_set() and the others find them: the
      * configuration and entry set, then the history ones (only with history states) and
      * invoke_pending (only with invocations), then the history records. */
+#if !SC_CONFIG_NO_INVOKE
     m->has_invoke = l.invoke_words != 0;
+#endif
 #if !SC_CONFIG_NO_HISTORY
     m->history_index_at = (sc_offset)l.index_at;
     m->enabled_at = (sc_offset)l.enabled_at;
@@ -637,8 +639,8 @@ sc_status sc_machine_restore(sc_machine *m, const sc_id *states, uint32_t count,
     m->lost_event = false;
 #endif
     if (sc_block_history_recorded(m)) memset(sc_block_history_recorded(m), 0, (size_t)sc_machine_words(m) * sizeof(sc_word));
-    if (sc_block_invoke_pending(m)) memset(sc_block_invoke_pending(m), 0, (size_t)sc_machine_words(m) * sizeof(sc_word));
-    m->invokes_pending = false;
+    if (sc_has_invoke(m)) memset(sc_block_invoke_pending(m), 0, (size_t)sc_machine_words(m) * sizeof(sc_word));
+    sc_set_invokes_pending(m, false);
     sc_step_count_configuration(m);
     m->started = true;
     m->halted = halted;

@@ -154,7 +154,7 @@ static inline void sc_plan_track(sc_machine *m) {
 static inline void sc_plan_gate(sc_machine *m) {
     sc_plan_cache *cache = sc_plan_cache_of(m);
     bool open = !m->busy && m->started && !m->halted && !m->host->release && !sc_internal_count(m) &&
-                !m->invokes_pending && cache->key;
+                !sc_invokes_pending(m) && cache->key;
     m->fast_set = open ? sc_plan_set_at(cache, cache->set) : NULL;
 }
 
@@ -183,7 +183,7 @@ static inline void sc_plan_apply_masks(sc_machine *m, const sc_plan *p, const sc
 /* sc_step_complete (its test inline: most replayed macrosteps end with their microstep), then the key. */
 static inline sc_status sc_plan_complete(sc_machine *m, bool handled) {
     sc_status status = handled ? SC_OK : SC_UNHANDLED;
-    if (sc_failure(m) != SC_OK || m->halted || sc_eventless_count(m) || sc_internal_count(m) || m->invokes_pending)
+    if (sc_failure(m) != SC_OK || sc_macrostep_halted(m) || sc_eventless_count(m) || sc_internal_count(m) || sc_invokes_pending(m))
         status = sc_step_complete(m, handled);
     sc_plan_track(m);
     return status;

@@ -340,7 +340,7 @@ void sc_step_exit_state(sc_machine *m, sc_id s, const sc_event *event) {
     /* statesToInvoke.delete(s). cancelInvoke only reaches invocations that were started: a
      * state entered and exited within one macrostep was never invoked (as in exitInterpreter). */
     bool invoked = false;
-    if (st->flags & SC_STATE_HAS_INVOKE) {
+    if (sc_state_invokes(st)) {
         invoked = !sc_bit_test(sc_block_invoke_pending(m), s);
         if (!invoked) {
             sc_bit_clear(sc_block_invoke_pending(m), s);     /* invokes_pending stays: see sc_internal.h */
@@ -477,9 +477,9 @@ void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event
     const sc_chart *c = m->chart;
     const sc_state *st = &c->states[s];
     configuration_add(m, s);
-    if (st->flags & SC_STATE_HAS_INVOKE) {
+    if (sc_state_invokes(st)) {
         sc_bit_set(sc_block_invoke_pending(m), s);
-        m->invokes_pending = true;
+        sc_set_invokes_pending(m, true);
     }
     if (m->host->entered) m->host->entered(m->host->context, m, s);
     run_action(m, st->on_entry, event);
@@ -490,7 +490,7 @@ void sc_step_enter_state(sc_machine *m, sc_id s, bool by_default, const sc_event
             run_action(m, c->transitions[c->states[h].initial].action, event);
         }
     }
-    if (st->kind == SC_FINAL) enter_final_state(m, s);
+    if (!SC_CONFIG_NO_FINAL && st->kind == SC_FINAL) enter_final_state(m, s);
     sc_record *record = sc_recording(m);
     if (record) {
         if (by_default && record->entry_count < SC_RECORD_MAX) record->entry_defaults |= UINT64_C(1) << record->entry_count;
@@ -608,11 +608,11 @@ void sc_step_exit_interpreter(sc_machine *m) {
          s = sc_bit_prev(sc_block_configuration(m), 0, s)) {
         const sc_state *st = &c->states[s];
         run_action(m, st->on_exit, NULL);
-        if ((st->flags & SC_STATE_HAS_INVOKE) && m->host->invoke && !sc_bit_test(sc_block_invoke_pending(m), s))
+        if (sc_state_invokes(st) && m->host->invoke && !sc_bit_test(sc_block_invoke_pending(m), s))
             m->host->invoke(m->host->context, m, s, false);
     }
-    if (sc_block_invoke_pending(m)) sc_bits_clear_range(sc_block_invoke_pending(m), 0, c->state_count);
-    m->invokes_pending = false;
+    if (sc_has_invoke(m)) sc_bits_clear_range(sc_block_invoke_pending(m), 0, c->state_count);
+    sc_set_invokes_pending(m, false);
 }
 
 /* ---- mainEventLoop, inner part: complete the macrostep ---------------------------------
@@ -625,7 +625,7 @@ static sc_status complete_macrostep(sc_machine *m) {
     uint32_t steps = 0;             /* eventless microsteps taken + internal events consumed */
 #endif
     for (;;) {
-        while (!m->halted) {
+        while (!sc_macrostep_halted(m)) {
             if (sc_eventless_count(m)) select_transitions(m, NULL);
             else m->enabled_count = 0;
             if (!m->enabled_count && sc_internal_count(m) == 0) break;    /* macrostepDone */
@@ -649,17 +649,17 @@ static sc_status complete_macrostep(sc_machine *m) {
             }
             if (sc_failure(m) != SC_OK && !m->halted) return take_failure(m);
         }
-        if (m->halted) {
+        if (sc_macrostep_halted(m)) {
             sc_set_failure(m, SC_OK);   /* a halted machine processes no more events: nothing was lost */
             sc_step_exit_interpreter(m);
             return SC_OK;
         }
-        for (sc_id s = m->invokes_pending ? sc_bit_next(sc_block_invoke_pending(m), 0, c->state_count) : c->state_count;
+        for (sc_id s = sc_invokes_pending(m) ? sc_bit_next(sc_block_invoke_pending(m), 0, c->state_count) : c->state_count;
              s < c->state_count; s = sc_bit_next(sc_block_invoke_pending(m), s + 1, c->state_count)) {
             sc_bit_clear(sc_block_invoke_pending(m), s);
             if (m->host->invoke) m->host->invoke(m->host->context, m, s, true);
         }
-        m->invokes_pending = false;
+        sc_set_invokes_pending(m, false);
         if (sc_internal_count(m) == 0) return SC_OK;
     }
 }
@@ -696,7 +696,7 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
 sc_status sc_step_complete(sc_machine *m, bool handled) {
     sc_status status = SC_OK;
     if (sc_failure(m) != SC_OK && !m->halted) status = take_failure(m);
-    else if (m->halted || sc_eventless_count(m) || sc_internal_count(m) || m->invokes_pending)
+    else if (sc_macrostep_halted(m) || sc_eventless_count(m) || sc_internal_count(m) || sc_invokes_pending(m))
         status = complete_macrostep(m);
     if (status < 0) return status;
     return handled ? SC_OK : SC_UNHANDLED;

@@ -59,6 +59,15 @@
  *                               then return SC_ERR_UNSUPPORTED, the internal-event loop): a chart
  *                               with an on_entry, on_exit or transition action, or a final state
  *                               below the root (its done event is raised internally), is refused.
+ *   SC_CONFIG_NO_INVOKE=1       leave invocations out (which states have invocations not started
+ *                               yet, starting them at the end of a macrostep, cancelling them on
+ *                               exit: the sc_host.invoke calls): a chart with a state flagged
+ *                               SC_STATE_HAS_INVOKE is refused.
+ *   SC_CONFIG_NO_FINAL=1        leave final states out (halting in a top-level final state and
+ *                               exitInterpreter at the end of a macrostep, done events): a chart
+ *                               with an SC_FINAL state is refused. sc_machine_stop still halts a
+ *                               machine (and runs exitInterpreter), sc_machine_restore may restore
+ *                               a halted one.
  *   SC_CONFIG_NO_DELAYED=1      the firmware has no timers: a chart flagged SC_CHART_DELAYED_SENDS
  *                               (its content starts and cancels timers) is refused. The core has
  *                               no clock of its own; the switch keeps such a chart out of a build
@@ -119,6 +128,12 @@
 #ifndef SC_CONFIG_NO_CONTENT
 #define SC_CONFIG_NO_CONTENT 0
 #endif
+#ifndef SC_CONFIG_NO_INVOKE
+#define SC_CONFIG_NO_INVOKE 0
+#endif
+#ifndef SC_CONFIG_NO_FINAL
+#define SC_CONFIG_NO_FINAL 0
+#endif
 #ifndef SC_CONFIG_NO_DELAYED
 #define SC_CONFIG_NO_DELAYED 0
 #endif
@@ -133,7 +148,7 @@
  * interrupt request where something loops, a microstep's failure where a done event may not fit
  * its queue, the lost-event mark where a raise or post can be refused. */
 #define SC_KEEPS_STEPS_ (!SC_CONFIG_NO_EVENTLESS || !SC_CONFIG_NO_CONTENT || !SC_CONFIG_NO_QUEUE)
-#define SC_KEEPS_FAILURE_ (!SC_CONFIG_NO_EVENTLESS && !SC_CONFIG_NO_CONTENT)
+#define SC_KEEPS_FAILURE_ (!SC_CONFIG_NO_EVENTLESS && !SC_CONFIG_NO_CONTENT && !SC_CONFIG_NO_FINAL)
 #define SC_KEEPS_LOST_EVENT_ (!SC_CONFIG_NO_CONTENT || !SC_CONFIG_NO_QUEUE)
 #ifndef SC_CONFIG_ID_BITS
 #define SC_CONFIG_ID_BITS 32
@@ -574,7 +589,7 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
  * (the step bound; with the plan cache W and the configuration's offset), offsets and queue
  * positions (with history the history index's and enabled list's offsets, three per queue), ids
  * (the enabled list's count; its capacity with parallel states; the eventless counter) and bytes
- * (busy, flags, invocations pending; the failure, interrupt and lost-event marks, the observers
+ * (busy, flags; invocations pending with invocations; the failure, interrupt and lost-event marks, the observers
  * of the plans, where kept: SC_KEEPS_*_ above); then, to the plan
  * cache's 8 bytes or the bit arrays' sc_word. */
 #define SC_HEADER_ALIGN_ (SC_ALIGNOF_(void *) > 4u ? SC_ALIGNOF_(void *) : 4u)
@@ -584,7 +599,7 @@ size_t sc_machine_size(const sc_chart *chart, const sc_options *options);
                         + ((SC_CONFIG_NO_HISTORY ? 0u : 2u) + (SC_CONFIG_NO_QUEUE ? 0u : 3u)             \
                            + (SC_CONFIG_NO_CONTENT ? 0u : 3u)) * SC_OFFSET_BYTES_                        \
                         + (1u + (SC_CONFIG_NO_PARALLEL ? 0u : 1u) + (SC_CONFIG_NO_EVENTLESS ? 0u : 1u)) * sizeof(sc_id) \
-                        + 3u + (SC_KEEPS_FAILURE_ ? 1u : 0u) + (SC_KEEPS_STEPS_ ? 1u : 0u)               \
+                        + (SC_CONFIG_NO_INVOKE ? 2u : 3u) + (SC_KEEPS_FAILURE_ ? 1u : 0u) + (SC_KEEPS_STEPS_ ? 1u : 0u)               \
                         + (SC_KEEPS_LOST_EVENT_ ? 1u : 0u) + (SC_CONFIG_NO_PLAN_CACHE ? 0u : 1u),        \
                         SC_HEADER_ALIGN_),                                                                \
               SC_CONFIG_NO_PLAN_CACHE ? SC_ALIGNOF_(sc_word) : 8u)

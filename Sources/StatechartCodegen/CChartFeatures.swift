@@ -17,6 +17,8 @@ struct CChartFeatures {
     var hasInvoke = false
     var hasParallel = false
     var hasGuards = false
+    /// Final states (`<final>`): a core built with `SC_CONFIG_NO_FINAL` refuses them.
+    var hasFinal = false
     /// The queue capacities `NAME_options` (all zero) gives a machine: the core's defaults, 8 + 8,
     /// or none + 1 for a silent chart (`sc_options` in sc_core.h).
     var internalSlots = 8
@@ -58,6 +60,7 @@ struct CChartFeatures {
             let kind = sc_state_kind(rawValue: UInt32(state.kind))
             if kind == SC_ATOMIC || kind == SC_FINAL {
                 atomicStates += 1
+                if kind == SC_FINAL { hasFinal = true }
                 if kind == SC_FINAL, state.parent != 0 { needsDoneEvents = true }   // done.state.<parent>
             } else if kind == SC_PARALLEL {
                 hasParallel = true
@@ -111,6 +114,8 @@ struct CChartFeatures {
                                      ("SC_CONFIG_NO_EVENTLESS", needsEventless, "eventless transitions or done events"),
                                      ("SC_CONFIG_NO_GUARDS", hasGuards, "guards"),
                                      ("SC_CONFIG_NO_CONTENT", needsContent, "executable content, host-function conditions or done events"),
+                                     ("SC_CONFIG_NO_INVOKE", hasInvoke, "invocations"),
+                                     ("SC_CONFIG_NO_FINAL", hasFinal, "final states"),
                                      ("SC_CONFIG_NO_DELAYED", needsDelayed, "delayed sends")] {
             let (value, why) = omit(needed, what)
             list.append((name, value, why))

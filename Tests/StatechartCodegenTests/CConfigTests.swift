@@ -27,9 +27,10 @@ final class CConfigTests: XCTestCase {
     }
 
     func expected(history: Int, parallel: Int, eventless: Int, guards: Int, content: Int, delayed: Int,
-                  queue: Int = 0, idBits: Int = 8, wordBits: Int = 8) -> [String: Int] {
+                  invoke: Int = 1, final: Int = 1, queue: Int = 0, idBits: Int = 8, wordBits: Int = 8) -> [String: Int] {
         ["SC_CONFIG_NO_HISTORY": history, "SC_CONFIG_NO_PARALLEL": parallel, "SC_CONFIG_NO_EVENTLESS": eventless,
          "SC_CONFIG_NO_GUARDS": guards, "SC_CONFIG_NO_CONTENT": content, "SC_CONFIG_NO_DELAYED": delayed,
+         "SC_CONFIG_NO_INVOKE": invoke, "SC_CONFIG_NO_FINAL": final,
          "SC_CONFIG_NO_QUEUE": queue,
          "SC_CONFIG_NO_PLAN_CACHE": 1, "SC_CONFIG_NO_TABLE_CHECK": 1, "SC_CONFIG_ID_BITS": idBits,
          "SC_CONFIG_WORD_BITS": wordBits]
@@ -54,14 +55,20 @@ final class CConfigTests: XCTestCase {
     }
 
     /// Parallel regions guarding each other with In(), a <log> (content); its final state is the
-    /// root's child, which halts the machine and raises no done event.
+    /// root's child, which halts the machine (so the core keeps final states) and raises no done
+    /// event.
     func testTrafficLightNeedsParallelGuardsAndContent() throws {
         let files = try generate("examples/traffic-light.scxml", name: "traffic_light")
         XCTAssertEqual(switches(files.config),
-                       expected(history: 1, parallel: 0, eventless: 1, guards: 0, content: 0, delayed: 1, wordBits: 16))
+                       expected(history: 1, parallel: 0, eventless: 1, guards: 0, content: 0, delayed: 1, final: 0, wordBits: 16))
         XCTAssertTrue(files.source.contains("""
             #if defined(SC_CONFIG_NO_PARALLEL) && SC_CONFIG_NO_PARALLEL
             #error "traffic_light: the chart has parallel states; build without SC_CONFIG_NO_PARALLEL (see traffic_light_config.h)"
+            #endif
+            """), files.source)
+        XCTAssertTrue(files.source.contains("""
+            #if defined(SC_CONFIG_NO_FINAL) && SC_CONFIG_NO_FINAL
+            #error "traffic_light: the chart has final states; build without SC_CONFIG_NO_FINAL (see traffic_light_config.h)"
             #endif
             """), files.source)
         XCTAssertFalse(files.source.contains("SC_CONFIG_NO_HISTORY"), files.source)
@@ -72,7 +79,7 @@ final class CConfigTests: XCTestCase {
     func testMicrowaveNeedsEventlessAndDelayedSends() throws {
         let files = try generate("examples/microwave.scxml", name: "microwave")
         XCTAssertEqual(switches(files.config),
-                       expected(history: 1, parallel: 0, eventless: 0, guards: 0, content: 0, delayed: 0, wordBits: 16))
+                       expected(history: 1, parallel: 0, eventless: 0, guards: 0, content: 0, delayed: 0, final: 0, wordBits: 16))
         XCTAssertEqual(files.chartFlags, SC_CHART_DELAYED_SENDS)
         XCTAssertTrue(files.source.contains("    .flags = SC_CHART_DELAYED_SENDS,\n};"), files.source)
     }
@@ -96,7 +103,7 @@ final class CConfigTests: XCTestCase {
             """
         let done = try CCodeGenerator.generate(scxml: Data(finishing.utf8), fileName: "finishing.scxml")
         XCTAssertEqual(switches(done.config),
-                       expected(history: 1, parallel: 1, eventless: 0, guards: 1, content: 0, delayed: 1))
+                       expected(history: 1, parallel: 1, eventless: 0, guards: 1, content: 0, delayed: 1, final: 0))
         XCTAssertTrue(done.config.contains("/* the chart has executable content, host-function conditions or done events */"),
                       done.config)
     }

@@ -74,6 +74,14 @@ static sc_chart make_chart(bool needs_feature) {
         states[1].on_entry = 0;             /* a runs an action on entry */
 #define REFUSED_TABLE "states"
 #define REFUSED_INDEX 1
+#elif SC_CONFIG_NO_INVOKE
+        states[2].flags = SC_STATE_HAS_INVOKE;  /* b starts an invocation */
+#define REFUSED_TABLE "states"
+#define REFUSED_INDEX 2
+#elif SC_CONFIG_NO_FINAL
+        states[2].kind = SC_FINAL;          /* b: a top-level final state */
+#define REFUSED_TABLE "states"
+#define REFUSED_INDEX 2
 #elif SC_CONFIG_NO_DELAYED
         chart_flags = SC_CHART_DELAYED_SENDS;   /* its content starts timers */
 #define REFUSED_TABLE "chart"
@@ -108,6 +116,10 @@ int main(void) {
     if (m) {
         CHECK(sc_machine_start(m) == SC_OK && sc_machine_is_active(m, 1), "it starts in a");
         CHECK(sc_machine_dispatch(m, (sc_event){ 0, 0, 0 }) == SC_OK && sc_machine_is_active(m, 2), "go takes it to b");
+        /* Every build halts a machine by sc_machine_stop (SC_CONFIG_NO_FINAL: the only way): the
+         * configuration stays readable, events are refused. */
+        CHECK(sc_machine_stop(m) == SC_OK && sc_machine_is_halted(m) && sc_machine_is_active(m, 2), "stop halts it in b");
+        CHECK(sc_machine_dispatch(m, (sc_event){ 0, 0, 0 }) == SC_HALTED, "a halted machine takes no event");
 #if SC_CONFIG_NO_CONTENT
         /* No internal queue in this build: a raise is refused, and nothing is queued. */
         CHECK(sc_machine_raise(m, (sc_event){ 0, 0, 0 }) == SC_ERR_UNSUPPORTED && sc_machine_internal_count(m) == 0,

@@ -14,6 +14,9 @@
 #if defined(SC_CONFIG_NO_CONTENT) && SC_CONFIG_NO_CONTENT
 #error "microwave: the chart has executable content, host-function conditions or done events; build without SC_CONFIG_NO_CONTENT (see microwave_config.h)"
 #endif
+#if defined(SC_CONFIG_NO_FINAL) && SC_CONFIG_NO_FINAL
+#error "microwave: the chart has final states; build without SC_CONFIG_NO_FINAL (see microwave_config.h)"
+#endif
 #if defined(SC_CONFIG_NO_DELAYED) && SC_CONFIG_NO_DELAYED
 #error "microwave: the chart has delayed sends; build without SC_CONFIG_NO_DELAYED (see microwave_config.h)"
 #endif

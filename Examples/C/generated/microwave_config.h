@@ -36,6 +36,16 @@
 #define SC_CONFIG_NO_CONTENT 0
 #endif
 
+/* the chart has no invocations */
+#ifndef SC_CONFIG_NO_INVOKE
+#define SC_CONFIG_NO_INVOKE 1
+#endif
+
+/* the chart has final states */
+#ifndef SC_CONFIG_NO_FINAL
+#define SC_CONFIG_NO_FINAL 0
+#endif
+
 /* the chart has delayed sends */
 #ifndef SC_CONFIG_NO_DELAYED
 #define SC_CONFIG_NO_DELAYED 0
