@@ -331,8 +331,12 @@ static inline void sc_bit_clear(sc_word *bits, sc_id i) {
     bits[i / SC_WORD_BITS] &= (sc_word)~(sc_word)((sc_word)1 << (i % SC_WORD_BITS));
 }
 
+/* The word and bit scans are C11 inline functions with one external definition each (sc_step.c):
+ * a file may inline them or call that one copy, so a size-optimised build keeps a single copy
+ * instead of one per file. */
+
 /* Index of the lowest set bit of x != 0. */
-static inline uint32_t sc_word_lowest(sc_word x) {
+inline uint32_t sc_word_lowest(sc_word x) {
 #if (defined(__GNUC__) || defined(__clang__)) && SC_CONFIG_WORD_BITS == 64
     return (uint32_t)__builtin_ctzll(x);
 #elif defined(__GNUC__) || defined(__clang__)
@@ -345,7 +349,7 @@ static inline uint32_t sc_word_lowest(sc_word x) {
 }
 
 /* Index of the highest set bit of x != 0. */
-static inline uint32_t sc_word_highest(sc_word x) {
+inline uint32_t sc_word_highest(sc_word x) {
 #if (defined(__GNUC__) || defined(__clang__)) && SC_CONFIG_WORD_BITS == 64
     return 63u - (uint32_t)__builtin_clzll(x);
 #elif defined(__GNUC__) || defined(__clang__)
@@ -359,7 +363,7 @@ static inline uint32_t sc_word_highest(sc_word x) {
 
 /* First set bit in [from, end), or end when there is none. Reads the words fresh, so bits
  * set ahead of `from` while iterating are seen (the entry-set scan relies on that). */
-static inline sc_id sc_bit_next(const sc_word *bits, sc_id from, sc_id end) {
+inline sc_id sc_bit_next(const sc_word *bits, sc_id from, sc_id end) {
     if (from >= end) return end;
     uint32_t w = from / SC_WORD_BITS;
     sc_word word = (sc_word)(bits[w] & (sc_word)(SC_WORD_ALL << (from % SC_WORD_BITS)));
@@ -374,7 +378,7 @@ static inline sc_id sc_bit_next(const sc_word *bits, sc_id from, sc_id end) {
 }
 
 /* Last set bit in [begin, below), or SC_NONE. Used for exit order (reverse document order). */
-static inline sc_id sc_bit_prev(const sc_word *bits, sc_id begin, sc_id below) {
+inline sc_id sc_bit_prev(const sc_word *bits, sc_id begin, sc_id below) {
     if (below <= begin) return SC_NONE;
     sc_id last = below - 1;
     uint32_t w = last / SC_WORD_BITS;

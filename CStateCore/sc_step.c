@@ -27,6 +27,12 @@
  */
 #include "sc_internal.h"
 
+/* The external definitions of the word and bit scans (sc_internal.h). */
+extern inline uint32_t sc_word_lowest(sc_word x);
+extern inline uint32_t sc_word_highest(sc_word x);
+extern inline sc_id sc_bit_next(const sc_word *bits, sc_id from, sc_id end);
+extern inline sc_id sc_bit_prev(const sc_word *bits, sc_id begin, sc_id below);
+
 void sc_step_release(sc_machine *m, const sc_event *event) {
     if (event && m->host->release) m->host->release(m->host->context, m, event);
 }
