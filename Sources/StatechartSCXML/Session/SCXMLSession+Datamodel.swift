@@ -11,11 +11,7 @@ extension SCXMLSession {
         rememberEvent(ctx)
         do {
             let model = datamodel!
-            var handle = preparedConditions[slot]
-            if handle == Self.unprepared {
-                handle = model.prepareCondition(cond).flatMap { $0 >= 0 ? $0 : nil } ?? Self.byText
-                preparedConditions[slot] = handle
-            }
+            let handle = Self.preparedHandle(&preparedConditions, slot) { model.prepareCondition(cond) }
             return try handle == Self.byText ? model.evaluateCondition(cond) : model.evaluateCondition(prepared: handle)
         } catch {
             raiseError("error.execution", "cond=\"\(cond)\": \(error)", ctx: ctx)

@@ -47,11 +47,7 @@ extension SCXMLSession {
     /// The `<assign>` in `slot` (``preparedAssignments``).
     private func assign(_ node: SCXMLAssign, slot: Int) throws {
         let model = datamodel!
-        var handle = preparedAssignments[slot]
-        if handle == Self.unprepared {
-            handle = model.prepareAssignment(node).flatMap { $0 >= 0 ? $0 : nil } ?? Self.byText
-            preparedAssignments[slot] = handle
-        }
+        let handle = Self.preparedHandle(&preparedAssignments, slot) { model.prepareAssignment(node) }
         if handle == Self.byText {
             try model.assign(node.location, node.value)
         } else {

@@ -115,6 +115,17 @@ final class SCXMLSession: SCXMLSessionServices, @unchecked Sendable {
     static let unprepared = -1
     static let byText = -2
 
+    /// The handle in `slot` of `handles` (``preparedConditions`` or ``preparedAssignments``),
+    /// from `prepare` on first use: ``byText`` when the datamodel prepares nothing for it.
+    @inline(__always)
+    static func preparedHandle(_ handles: inout [Int], _ slot: Int, prepare: () -> Int?) -> Int {
+        let handle = handles[slot]
+        if handle != unprepared { return handle }
+        let prepared = prepare().flatMap { $0 >= 0 ? $0 : nil } ?? byText
+        handles[slot] = prepared
+        return prepared
+    }
+
     struct ParentLink {
         weak var session: SCXMLSession?
         var invokeID: String
