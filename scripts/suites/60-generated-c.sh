@@ -129,14 +129,18 @@ firmware_check() {
 firmware_check
 
 # NAME.c stops a build that leaves out a feature the chart needs (door.scxml: history, parallel
-# states, guards, content), naming the switch; its own configuration compiles (above).
-for switch in SC_CONFIG_NO_HISTORY SC_CONFIG_NO_PARALLEL SC_CONFIG_NO_GUARDS SC_CONFIG_NO_CONTENT; do
-  if gcc "${flags[@]}" -D$switch=1 -c "$work/door/door.c" -o "$work/door-refused.o" 2>"$work/refused.txt"; then
-    echo "FAIL door.c compiled with $switch=1"; failed=$((failed + 1))
-  elif grep -q "error: #error \"door: the chart has [a-z ,-]*; build without $switch (see door_config.h)\"" "$work/refused.txt"; then
+# states, guards, content; traffic-light.scxml: a final state), naming the switch; its own
+# configuration compiles (above).
+for refusal in door/door:SC_CONFIG_NO_HISTORY door/door:SC_CONFIG_NO_PARALLEL door/door:SC_CONFIG_NO_GUARDS \
+               door/door:SC_CONFIG_NO_CONTENT traffic-light/traffic_light:SC_CONFIG_NO_FINAL; do
+  IFS=: read -r path switch <<<"$refusal"
+  name=$(basename "$path")
+  if gcc "${flags[@]}" -D$switch=1 -c "$work/$path.c" -o "$work/$name-refused.o" 2>"$work/refused.txt"; then
+    echo "FAIL $name.c compiled with $switch=1"; failed=$((failed + 1))
+  elif grep -q "error: #error \"$name: the chart has [a-z ,-]*; build without $switch (see ${name}_config.h)\"" "$work/refused.txt"; then
     passed=$((passed + 1))
   else
-    echo "FAIL door.c with $switch=1: $(head -3 "$work/refused.txt")"; failed=$((failed + 1))
+    echo "FAIL $name.c with $switch=1: $(head -3 "$work/refused.txt")"; failed=$((failed + 1))
   fi
 done
 
