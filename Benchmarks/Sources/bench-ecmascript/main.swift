@@ -4,6 +4,7 @@
 //
 //   bench-ecmascript CHART.scxml [--rounds N] [--millis M] [--sessions K]
 //
+// A bad argument is a usage error (status 2); a chart or CHART.events that cannot be read, status 1.
 // Lines on standard output, tab-separated: `project<TAB>CHART<TAB>METRIC<TAB>VALUE` with METRIC
 //   ns_per_event        median over N runs of ~M ms (thread CPU time) of sends of resolved
 //                       handles cycling through CHART.events, after a warm-up;
@@ -36,34 +37,54 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
+/// Ends the program with `message` on standard error: status 2 for a usage error, 1 otherwise.
+func stop(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("bench-ecmascript: \(message)\n".utf8))
+    exit(status)
+}
+let usage = "usage: bench-ecmascript CHART.scxml [--rounds N] [--millis M] [--sessions K] [--events-only N]"
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 var rounds = 11, millis = 20.0, sessionCount = 2_000
 var eventsOnly: Int?
 var chartPath: String?
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
-    func value() throws -> String {
-        guard !arguments.isEmpty else { throw Failure(description: "\(argument) needs a value") }
-        return arguments.removeFirst()
+    /// The positive number after `argument`.
+    func number<T: LosslessStringConvertible & Comparable & Numeric>(_: T.Type) -> T {
+        guard let text = arguments.first, let value = T(text), value > 0 else {
+            stop("\(argument) needs a positive number\n\(usage)", status: 2)
+        }
+        arguments.removeFirst()
+        return value
     }
     switch argument {
-    case "--rounds": rounds = Int(try value()) ?? rounds
-    case "--millis": millis = Double(try value()) ?? millis
-    case "--sessions": sessionCount = Int(try value()) ?? sessionCount
-    case "--events-only": eventsOnly = Int(try value())
+    case "--rounds": rounds = number(Int.self)
+    case "--millis": millis = number(Double.self)
+    case "--sessions": sessionCount = number(Int.self)
+    case "--events-only": eventsOnly = number(Int.self)
+    case _ where argument.hasPrefix("-") || chartPath != nil: stop("unexpected argument '\(argument)'\n\(usage)", status: 2)
     default: chartPath = argument
     }
 }
-guard let chartPath else {
-    FileHandle.standardError.write(Data("usage: bench-ecmascript CHART.scxml [--rounds N] [--millis M] [--sessions K]\n".utf8))
-    exit(2)
-}
+guard let chartPath else { stop(usage, status: 2) }
 let url = URL(fileURLWithPath: chartPath)
 let chart = url.deletingPathExtension().lastPathComponent
 let eventsURL = url.deletingPathExtension().appendingPathExtension("events")
-let names = try String(contentsOf: eventsURL, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
 let options = SCXMLMachine.Options.withECMAScript
-let document = try SCXMLParser.parse(contentsOf: url)
+let names: [String]
+let document: SCXMLDocument
+do {
+    names = try String(contentsOf: eventsURL, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+} catch {
+    stop("cannot read \(eventsURL.path): \((error as NSError).localizedDescription)", status: 1)
+}
+do {
+    document = try SCXMLParser.parse(contentsOf: url)
+} catch {
+    stop("\(chartPath): \(error)", status: 1)
+}
+guard !names.isEmpty else { stop("\(eventsURL.path): no events", status: 1) }
 let baseURL = url.deletingLastPathComponent()
 
 func startedMachine() throws -> SCXMLMachine {
