@@ -1,7 +1,7 @@
 import Foundation
 import Statechart
 @testable import StatechartECMAScript
-import StatechartSCXML
+@testable import StatechartSCXML
 import XCTest
 
 /// Expressions, conditions, locations and scripts compiled once and called for every later
@@ -25,6 +25,23 @@ final class CompiledSourceTests: XCTestCase {
             """)
         let expected = #"<if cond="nope.field"> at test.scxml:6:5: ReferenceError: identifier 'nope' undefined (in `nope.field`)"#
         XCTAssertEqual(try session.run(), [expected, expected, expected])
+    }
+
+    /// Only a content block with an `<assign>` keeps slots for prepared assignments (one per
+    /// element of the block, two here); the other blocks run their elements as they are, and
+    /// every block runs in document order on each of its runs.
+    func testOnlyBlocksWithAnAssignmentKeepPreparedSlots() throws {
+        let session = try TestSession("""
+            <datamodel><data id="n" expr="0"/></datamodel>
+            <state id="s">
+              <onentry><log expr="'enter ' + n"/><raise event="go"/></onentry>
+              <transition event="go" cond="n &lt; 2" target="s"><assign location="n" expr="n + 1"/><log expr="'n=' + n"/></transition>
+              <transition event="go" target="done"><log expr="'last ' + n"/></transition>
+            </state>
+            <final id="done"/>
+            """)
+        XCTAssertEqual(try session.run(), ["enter 0", "n=1", "enter 1", "n=2", "enter 2", "last 2"])
+        XCTAssertEqual(session.machine.session.preparedAssignments.count, 2)
     }
 
     /// A script run again reports the line of its error again (the line inside the script, from

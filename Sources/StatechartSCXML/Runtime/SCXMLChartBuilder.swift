@@ -136,8 +136,13 @@ struct SCXMLChartBuilder {
         var labels: [String?] = []
         for item in block {
             guard case .log(let log) = item, log.expr == nil else {
-                let slots = session.preparedAssignments.count
-                session.preparedAssignments.append(contentsOf: repeatElement(SCXMLSession.unprepared, count: block.count))
+                // Slots for the datamodel's prepared `<assign>`s, one per element, only in a
+                // block that has one (a block without runs each element as it is).
+                let assigns = block.contains { if case .assign = $0 { true } else { false } }
+                let slots = assigns ? session.preparedAssignments.count : nil
+                if assigns {
+                    session.preparedAssignments.append(contentsOf: repeatElement(SCXMLSession.unprepared, count: block.count))
+                }
                 return ActionBox({ ctx in
                     Self.session(of: ctx)._withUnsafeGuaranteedRef { $0.run(block, ctx: ctx, origin: origin, slots: slots) }
                 }, argument: CallbackArgument(session))
