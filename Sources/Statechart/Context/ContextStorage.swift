@@ -7,7 +7,16 @@
 /// `@unchecked Sendable` and the unchecked exclusivity: the lock is the exclusivity.
 @usableFromInline
 final class ContextStorage<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline @exclusivity(unchecked) var value: Value
+    /// Where the value lives: memory of its own, so a guard or action changes it in place
+    /// through this address, holding no reference to the storage while it does (the runtime
+    /// keeps the storage, and so the memory, as long as any callback can run).
+    @usableFromInline let valueAddress: UnsafeMutablePointer<Value>
+
+    /// The value (at ``valueAddress``).
+    @inlinable var value: Value {
+        get { valueAddress.pointee }
+        set { valueAddress.pointee = newValue }
+    }
     /// Told after each change, with the lock held; set only while an ``ObservableStateMachine``
     /// watches.
     var observer: (@Sendable () -> Void)? {
@@ -17,7 +26,15 @@ final class ContextStorage<Value: Sendable>: @unchecked Sendable {
     /// machine nobody observes loads (and retains) no closure per change.
     @usableFromInline @exclusivity(unchecked) private(set) var isObserved = false
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) {
+        valueAddress = .allocate(capacity: 1)
+        valueAddress.initialize(to: value)
+    }
+
+    deinit {
+        valueAddress.deinitialize(count: 1)
+        valueAddress.deallocate()
+    }
 
     /// Records a change of ``value``: one per assignment or in-place update.
     @inlinable

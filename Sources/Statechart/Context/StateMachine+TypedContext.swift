@@ -101,15 +101,16 @@ extension StateMachine.Context {
     ///     ctx.context.attempts += 1
     /// }
     /// ```
-    /// - Complexity: O(1): the storage is two loads from the running machine, with no lock (the
-    ///   machine holds it while its callbacks run) and no cast. A read returns a copy of the
-    ///   value (arrays and strings in it are shared, not copied); a write such as `+= 1` or
-    ///   `append` changes it in place, then tells the observer if one is installed.
+    /// - Complexity: O(1): the value's address is three loads from the running machine, with no
+    ///   lock (the machine holds it while its callbacks run), no cast and no reference counting.
+    ///   A read returns a copy of the value (arrays and strings in it are shared, not copied); a
+    ///   write such as `+= 1` or `append` changes it in place, then tells the observer if one is
+    ///   installed.
     @inlinable
     public var context: Event.Context {
         @inline(__always) get {
             if Event.Context.self == NoContext.self { return NoContext() as! Event.Context }
-            return contextStorage._withUnsafeGuaranteedRef { $0.value }
+            return contextStorage._withUnsafeGuaranteedRef { $0.valueAddress.pointee }
         }
         nonmutating _modify {
             if NoContext.self == Event.Context.self {
@@ -117,16 +118,19 @@ extension StateMachine.Context {
                 yield &none
                 return
             }
-            // Unretained: the running machine's runtime keeps the storage.
-            unowned(unsafe) let storage = contextStorage.takeUnretainedValue()
-            yield &storage.value
-            storage.didChange()
+            // Unretained, through guaranteed references and the value's own address: the
+            // running machine's runtime keeps the storage, so no reference is taken per access.
+            let storage = contextStorage
+            let address = storage._withUnsafeGuaranteedRef { $0.valueAddress }
+            yield &address.pointee
+            storage._withUnsafeGuaranteedRef { $0.didChange() }
         }
         nonmutating set {
             if NoContext.self == Event.Context.self { return }
-            unowned(unsafe) let storage = contextStorage.takeUnretainedValue()
-            storage.value = newValue
-            storage.didChange()
+            contextStorage._withUnsafeGuaranteedRef {
+                $0.valueAddress.pointee = newValue
+                $0.didChange()
+            }
         }
     }
 

@@ -78,9 +78,9 @@ final class MachineRuntime {
         @exclusivity(unchecked) var externalEventGate: ((ActionContext) -> Bool)?
         @exclusivity(unchecked) var transitionErrorHandler: ((ActionContext, String) -> Void)?
         /// A typed machine's context storage (`ContextStorage`), kept here so that it lives as
-        /// long as the actions that read it, and its unretained address.
+        /// long as the actions that read it (its unretained address is the runtime's own
+        /// ``MachineRuntime/contextAddress``).
         var context: AnyObject?
-        @usableFromInline @exclusivity(unchecked) var contextAddress: UnsafeMutableRawPointer?
     }
     @usableFromInline @exclusivity(unchecked) private(set) var extrasStorage: Extras?
 
@@ -88,11 +88,13 @@ final class MachineRuntime {
     /// machine is shared; a machine without a context has none and pays nothing for it.
     func installContext(_ storage: AnyObject, address: UnsafeMutableRawPointer) {
         extras.context = storage
-        extras.contextAddress = address
+        contextAddress = address
     }
 
-    /// The address of the context storage (``installContext(_:address:)``), nil for none.
-    @inlinable var contextAddress: UnsafeMutableRawPointer? { extrasStorage?.contextAddress }
+    /// The address of the context storage (``installContext(_:address:)``), nil for none. A
+    /// field of the runtime, not of ``Extras``: a guard or action reads it with no reference to
+    /// take on the way (the storage lives in `Extras.context` as long as the runtime).
+    @usableFromInline @exclusivity(unchecked) private(set) var contextAddress: UnsafeMutableRawPointer?
     /// `extrasStorage`, created on first use.
     private var extras: Extras {
         if let extras = extrasStorage { return extras }
