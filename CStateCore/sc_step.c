@@ -54,10 +54,6 @@ static void raise_core_event(sc_machine *m, sc_event event) {
 }
 #endif
 
-/* Whether the microstep just taken met a failure that ends the macrostep: one that halted the
- * machine has nothing left to lose (complete_macrostep clears it). */
-static bool microstep_failed(const sc_machine *m) { return sc_failure(m) != SC_OK && !sc_macrostep_halted(m); }
-
 /* The failure a microstep met (SC_OK if none), cleared. */
 static sc_status take_failure(sc_machine *m) {
     sc_status failure = sc_failure(m);
@@ -657,7 +653,7 @@ static sc_status complete_macrostep(sc_machine *m) {
                 sc_step_release(m, &internal);
 #endif
             }
-            if (microstep_failed(m)) return take_failure(m);
+            if (sc_failure(m) != SC_OK && !m->halted) return take_failure(m);
         }
         if (sc_macrostep_halted(m)) {
             sc_set_failure(m, SC_OK);   /* a halted machine processes no more events: nothing was lost */
@@ -683,7 +679,7 @@ sc_status sc_step_enter_initial(sc_machine *m) {
     m->enabled_count = 1;
     run_action(m, c->transitions[initial].action, NULL);
     enter_states(m, NULL);
-    if (microstep_failed(m)) return take_failure(m);
+    if (sc_failure(m) != SC_OK && !m->halted) return take_failure(m);
     return complete_macrostep(m);
 }
 
@@ -705,7 +701,7 @@ bool sc_step_external_microstep(sc_machine *m, const sc_event *event) {
 /* The rest of an external event's macrostep, when anything is left to do. */
 sc_status sc_step_complete(sc_machine *m, bool handled) {
     sc_status status = SC_OK;
-    if (microstep_failed(m)) status = take_failure(m);
+    if (sc_failure(m) != SC_OK && !m->halted) status = take_failure(m);
     else if (sc_macrostep_halted(m) || sc_eventless_count(m) || sc_internal_count(m) || sc_invokes_pending(m))
         status = complete_macrostep(m);
     if (status < 0) return status;
